@@ -1,0 +1,174 @@
+#include "io/pt2_loader.h"
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "io/program_json.h"
+#include "io/torch_load.h"
+#include "util/error.h"
+
+namespace pt2web {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Copies a dict PyValue of tensors into name -> Tensor maps, keeping order.
+void take_tensors(const PyValue& dict, const std::string& what, std::map<std::string, Tensor>* out,
+                  std::vector<std::string>* order) {
+  if (dict.kind != PyValue::Kind::Dict) fail(ErrorCode::BadFile, what, " is not a dict");
+  for (size_t k = 0; k < dict.keys.size(); ++k) {
+    if (dict.keys[k].kind != PyValue::Kind::Str)
+      fail(ErrorCode::BadFile, what, " has a non-string key");
+    if (dict.items[k].kind != PyValue::Kind::Tensor)
+      fail(ErrorCode::Unsupported, what, " entry '", dict.keys[k].s, "' is a ",
+           py_kind_name(dict.items[k].kind), ", not a tensor");
+    (*out)[dict.keys[k].s] = dict.items[k].tensor;
+    order->push_back(dict.keys[k].s);
+  }
+}
+
+void take_constants(const PyValue& dict, ExportedProgram& ep) {
+  if (dict.kind != PyValue::Kind::Dict) fail(ErrorCode::BadFile, "constants are not a dict");
+  for (size_t k = 0; k < dict.keys.size(); ++k) {
+    ep.constants[dict.keys[k].s] = dict.items[k];
+    ep.constants_order.push_back(dict.keys[k].s);
+  }
+}
+
+PyValue load_nested(const ZipArchive& archive, const std::string& entry) {
+  ZipArchive nested = archive.open_nested(entry);
+  return torch_load(nested);
+}
+
+void check_schema_version(const ExportedProgram& ep, const std::string& label) {
+  int64_t major = ep.schema_version.major;
+  if (major != 0 && major != 5 && major != 7 && major != 8)
+    fail(ErrorCode::Unsupported, label, ": export schema version ", major, ".",
+         ep.schema_version.minor, " is not supported (pt2web reads 5.x to 8.x)");
+}
+
+ExportedProgram load_legacy(const ZipArchive& archive, const std::string& label) {
+  ExportedProgram ep = parse_program_json(archive.read_string("serialized_exported_program.json"));
+  check_schema_version(ep, label);
+  for (const char* name : {"serialized_state_dict.pt", "serialized_state_dict.json"})
+    if (archive.contains(name) && archive.find(name)->size > 0) {
+      take_tensors(load_nested(archive, name), std::string(label) + " state dict", &ep.state_dict,
+                   &ep.state_dict_order);
+      break;
+    }
+  for (const char* name : {"serialized_constants.pt", "serialized_constants.json"})
+    if (archive.contains(name) && archive.find(name)->size > 0) {
+      take_constants(load_nested(archive, name), ep);
+      break;
+    }
+  if (archive.contains("serialized_example_inputs.pt") &&
+      archive.find("serialized_example_inputs.pt")->size > 0)
+    ep.example_inputs = load_nested(archive, "serialized_example_inputs.pt");
+  return ep;
+}
+
+// Raw weights (torch >= 2.9): a PayloadConfig JSON maps names to files.
+void load_payloads(const ZipArchive& archive, const std::string& root, const std::string& dir,
+                   const std::string& config_entry, bool constants, ExportedProgram& ep) {
+  json config = json::parse(archive.read_string(config_entry));
+  for (auto it = config["config"].begin(); it != config["config"].end(); ++it) {
+    const json& meta = it.value();
+    std::string file = root + dir + meta["path_name"].get<std::string>();
+    if (meta.value("use_pickle", false)) {
+      PyValue v = load_nested(archive, file);
+      if (constants) ep.constants[it.key()] = v;
+      else ep.state_dict[it.key()] = v.tensor;
+    } else {
+      const json& tm = meta["tensor_meta"];
+      DType dtype = dtype_from_serialized(tm["dtype"].get<int64_t>());
+      Shape sizes, strides;
+      for (const auto& s : tm["sizes"]) sizes.push_back(s["as_int"].get<int64_t>());
+      for (const auto& s : tm["strides"]) strides.push_back(s["as_int"].get<int64_t>());
+      int64_t offset = tm["storage_offset"]["as_int"].get<int64_t>();
+      ByteSpan span = archive.read(file);
+      int64_t extent = offset + 1;
+      for (size_t d = 0; d < sizes.size(); ++d) extent += (sizes[d] - 1) * strides[d];
+      if (shape_numel(sizes) > 0 && static_cast<uint64_t>(extent) * element_size(dtype) > span.size)
+        fail(ErrorCode::BadFile, "weight file ", file, " is too small for ", it.key());
+      auto storage = Storage::allocate(span.size);
+      std::memcpy(storage->data(), span.data, span.size);
+      Tensor t(storage, dtype, sizes, strides, offset);
+      if (constants) ep.constants[it.key()] = PyValue::from_tensor(t);
+      else ep.state_dict[it.key()] = t;
+    }
+    (constants ? ep.constants_order : ep.state_dict_order).push_back(it.key());
+  }
+}
+
+ExportedProgram load_pt2_archive(const ZipArchive& archive, const std::string& root,
+                                 const std::string& label) {
+  const std::string model = "model";
+  std::string program_entry = root + "models/" + model + ".json";
+  if (!archive.contains(program_entry)) {
+    // Take the first models/*.json.
+    for (const auto& e : archive.entries())
+      if (e.name.rfind(root + "models/", 0) == 0 && e.name.size() > 5 &&
+          e.name.compare(e.name.size() - 5, 5, ".json") == 0) {
+        program_entry = e.name;
+        break;
+      }
+  }
+  std::string name = program_entry.substr(root.size() + 7, program_entry.size() - root.size() - 12);
+  ExportedProgram ep = parse_program_json(archive.read_string(program_entry));
+  check_schema_version(ep, label);
+  std::string weights_pt = root + "data/weights/" + name + ".pt";
+  std::string weights_cfg = root + "data/weights/" + name + "_weights_config.json";
+  if (archive.contains(weights_pt))
+    take_tensors(load_nested(archive, weights_pt), label + " weights", &ep.state_dict, &ep.state_dict_order);
+  else if (archive.contains(weights_cfg))
+    load_payloads(archive, root, "data/weights/", weights_cfg, false, ep);
+  std::string constants_pt = root + "data/constants/" + name + ".pt";
+  std::string constants_cfg = root + "data/constants/" + name + "_constants_config.json";
+  if (archive.contains(constants_pt))
+    take_constants(load_nested(archive, constants_pt), ep);
+  else if (archive.contains(constants_cfg))
+    load_payloads(archive, root, "data/constants/", constants_cfg, true, ep);
+  std::string inputs = root + "data/sample_inputs/" + name + ".pt";
+  if (archive.contains(inputs) && archive.find(inputs)->size > 0)
+    ep.example_inputs = load_nested(archive, inputs);
+  return ep;
+}
+
+}  // namespace
+
+ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout) {
+  ZipArchive archive = ZipArchive::open(std::move(bytes), label);
+  if (layout) {
+    layout->entries.clear();
+    for (const auto& e : archive.entries()) layout->entries.emplace_back(e.name, e.size);
+  }
+  if (archive.contains("serialized_exported_program.json")) {
+    if (layout) {
+      layout->kind = "legacy";
+      layout->program_entry = "serialized_exported_program.json";
+    }
+    return load_legacy(archive, label);
+  }
+  // PT2 archive: "<root>/archive_format" == "pt2" (or at the zip root).
+  std::string root;
+  if (!archive.entries().empty()) {
+    const std::string& first = archive.entries().front().name;
+    size_t slash = first.find('/');
+    if (slash != std::string::npos) root = first.substr(0, slash + 1);
+  }
+  for (const std::string& candidate : {root, std::string()}) {
+    std::string format = candidate + "archive_format";
+    if (archive.contains(format) && archive.read_string(format).rfind("pt2", 0) == 0) {
+      if (layout) {
+        layout->kind = "pt2-archive";
+        layout->program_entry = candidate + "models/model.json";
+      }
+      return load_pt2_archive(archive, candidate, label);
+    }
+  }
+  fail(ErrorCode::BadFile, label,
+       " is a zip but not a torch.export archive (no serialized_exported_program.json or archive_format)");
+}
+
+}  // namespace pt2web

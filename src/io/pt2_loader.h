@@ -1,0 +1,27 @@
+// Loads a .pt2 file into an ExportedProgram: detects the archive layout
+// (legacy torch.export.save zip of torch 2.1-2.7, or the PT2 archive of
+// torch 2.8+ with pickled or raw weights), parses the program JSON and
+// rebuilds the state dict, constants and example inputs.
+//
+// Ownership: weights borrow `bytes` where alignment allows (Storage keeps the
+// bytes alive). Errors: Error(BadFile) naming the archive entry at fault;
+// Error(Unsupported) for features pt2web cannot read (compressed entries,
+// torchbind objects, schema majors other than 8 and earlier known ones).
+#pragma once
+
+#include <string>
+
+#include "io/zip_archive.h"
+#include "program/exported_program.h"
+
+namespace pt2web {
+
+struct ArchiveLayout {
+  std::string kind;  // "legacy" or "pt2-archive"
+  std::string program_entry;
+  std::vector<std::pair<std::string, uint64_t>> entries;  // name, size
+};
+
+ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout = nullptr);
+
+}  // namespace pt2web

@@ -1,0 +1,29 @@
+// Reads torch.save archives (the state dict, constants and example inputs of
+// a .pt2) into PyValues, like torch.load(weights_only=True): a restricted
+// unpickler that rebuilds tensors, parameters, storages, (ordered) dicts and
+// plain containers, and rejects every other global.
+//
+// Mapping to PyValue: dict and OrderedDict -> Dict (insertion order); tuple
+// and torch.Size -> Tuple; list, set and frozenset -> List; bytes -> Str of
+// the raw bytes; dtype globals -> Str of the dtype name ("float32");
+// torch.device -> Str ("cpu", "cuda:0"); tensors and parameters -> Tensor.
+//
+// Ownership: tensors borrow their bytes from archive.bytes() (keeping them
+// alive) when the storage is little-endian and aligned to the element size,
+// and own a copy otherwise. Tensors sharing a storage record share a Storage.
+// Errors: Error(BadFile) naming `archive.label()`, the pickle offset and what
+// was found (an unknown opcode, a global outside the allowlist, a missing
+// storage record, a storage too small for its tensor, an int beyond int64).
+// Errors of the zip itself come from ZipArchive.
+#pragma once
+
+#include "io/zip_archive.h"
+#include "program/py_value.h"
+
+namespace pt2web {
+
+// Loads "<root>/data.pkl" and its storages "<root>/data/<key>", where <root>
+// is the archive's single top-level folder (torch uses "archive" for buffers).
+PyValue torch_load(const ZipArchive& archive);
+
+}  // namespace pt2web

@@ -1,0 +1,68 @@
+// Read-only ZIP archive over bytes in memory (the .pt2 file, or a torch.save
+// zip nested inside it as a stored entry).
+//
+// Supports what torch writes: stored (method 0) entries, data descriptors,
+// zip64 end records and extra fields. Sizes always come from the central
+// directory; data offsets from the local headers. Compressed entries are
+// listed but reading one throws Error(Unsupported).
+//
+// Ownership: the archive shares ownership of the bytes; spans it returns stay
+// valid while any ZipArchive (or tensor borrowing them) over the bytes lives.
+// Errors: malformed archives (truncated, corrupt offsets or sizes, duplicate
+// names) throw Error(BadFile) from open() naming `label` and what is wrong;
+// read() of an absent entry throws BadFile, of a compressed one Unsupported.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace pt2web {
+
+using Bytes = std::shared_ptr<const std::vector<uint8_t>>;
+
+struct ByteSpan {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+class ZipArchive {
+ public:
+  struct Entry {
+    std::string name;
+    uint64_t data_offset = 0;  // absolute offset in the underlying bytes
+    uint64_t size = 0;         // uncompressed size
+    uint64_t compressed_size = 0;
+    uint16_t method = 0;       // 0 stored, 8 deflate, ...
+    uint32_t crc32 = 0;
+  };
+
+  // Opens bytes[offset, offset+length) (clamped to the end of bytes when
+  // length is UINT64_MAX). Offsets inside the archive are relative to
+  // `offset`. label names the archive in errors.
+  static ZipArchive open(Bytes bytes, std::string label, uint64_t offset = 0,
+                         uint64_t length = UINT64_MAX);
+
+  const std::vector<Entry>& entries() const { return entries_; }
+  const Entry* find(const std::string& name) const;  // nullptr when absent
+  bool contains(const std::string& name) const { return find(name) != nullptr; }
+
+  ByteSpan read(const std::string& name) const;  // throws BadFile when absent
+  std::string read_string(const std::string& name) const;
+  // A stored entry that is itself a ZIP (torch.save blobs inside a legacy .pt2).
+  // It shares this archive's bytes; its label is "<label>:<name>".
+  ZipArchive open_nested(const std::string& name) const;
+
+  const Bytes& bytes() const { return bytes_; }
+  const std::string& label() const { return label_; }
+
+ private:
+  Bytes bytes_;
+  std::string label_;
+  std::vector<Entry> entries_;
+  std::unordered_map<std::string, size_t> index_;  // name -> position in entries_
+};
+
+}  // namespace pt2web

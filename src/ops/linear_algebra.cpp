@@ -1,0 +1,205 @@
+// Matrix products: mm, bmm, addmm, baddbmm, addmv, mv, dot, linear, matmul.
+// float32 runs through kernels/gemm; 16-bit floats compute in float32 and
+// round once at the end (as ATen accumulates them); other types use a plain loop.
+#include <cstring>
+
+#include "kernels/gemm/gemm.h"
+#include "ops/families.h"
+#include "ops/op_utils.h"
+#include "ops/type_promotion.h"
+#include "ops/views.h"
+
+namespace pt2web {
+
+namespace {
+
+std::string torch_type_name(DType d) {
+  switch (d) {
+    case DType::Float32: return "Float";
+    case DType::Float64: return "Double";
+    case DType::Float16: return "Half";
+    case DType::BFloat16: return "BFloat16";
+    case DType::Int64: return "Long";
+    case DType::Int32: return "Int";
+    case DType::Bool: return "Bool";
+    default: return dtype_name(d);
+  }
+}
+
+void check_same_dtype(const Tensor& a, const Tensor& b, const char* what) {
+  if (a.dtype() != b.dtype())
+    fail(ErrorCode::BadInput, what, " must have the same dtype, but got ", torch_type_name(a.dtype()), " and ",
+         torch_type_name(b.dtype()));
+}
+
+template <typename T>
+void matmul_loop(int64_t M, int64_t N, int64_t K, const T* a, const T* b, T* c) {
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      T acc = T(0);
+      for (int64_t k = 0; k < K; ++k) acc += a[i * K + k] * b[k * N + j];
+      c[i * N + j] = acc;
+    }
+}
+
+// [M,K] x [K,N] -> [M,N] (2-D tensors of one dtype; any strides).
+Tensor matmul_2d(const Tensor& a, const Tensor& b) {
+  const int64_t M = a.size(0), K = a.size(1), N = b.size(1);
+  if (b.size(0) != K)
+    fail(ErrorCode::BadInput, "mat1 and mat2 shapes cannot be multiplied (", M, "x", K, " and ", b.size(0), "x", N,
+         ")");
+  DType dtype = a.dtype();
+  Tensor out = Tensor::empty(dtype, {M, N});
+  if (M == 0 || N == 0) return out;
+  if (dtype == DType::Float32 || dtype == DType::Float16 || dtype == DType::BFloat16) {
+    Tensor fa = a.to(DType::Float32), fb = b.to(DType::Float32);
+    Tensor fc = dtype == DType::Float32 ? out : Tensor::empty(DType::Float32, {M, N});
+    gemm_f32(M, N, K, fa.data<float>(), K, fb.data<float>(), N, fc.data<float>(), N, false);
+    if (dtype != DType::Float32) out.copy_from(fc);
+    return out;
+  }
+  Tensor ca = a.contiguous(), cb = b.contiguous();
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same<T, bool>::value) {
+      fail(ErrorCode::Unsupported, "matrix products of bool tensors are not supported");
+    } else if constexpr (std::is_arithmetic<T>::value) {
+      matmul_loop<T>(M, N, K, ca.data<T>(), cb.data<T>(), out.data<T>());
+    }
+  });
+  return out;
+}
+
+// Batched product with broadcast batch dims: [..., M, K] x [..., K, N].
+Tensor batched_matmul(const Tensor& a, const Tensor& b) {
+  Shape batch_a(a.sizes().begin(), a.sizes().end() - 2);
+  Shape batch_b(b.sizes().begin(), b.sizes().end() - 2);
+  Shape batch = broadcast_shapes(batch_a, batch_b);
+  const int64_t M = a.size(-2), N = b.size(-1);
+  Shape out_shape = batch;
+  out_shape.push_back(M);
+  out_shape.push_back(N);
+  Tensor out = Tensor::empty(a.dtype(), out_shape);
+  Shape a_full = batch, b_full = batch;
+  a_full.insert(a_full.end(), a.sizes().end() - 2, a.sizes().end());
+  b_full.insert(b_full.end(), b.sizes().end() - 2, b.sizes().end());
+  Shape sa = broadcast_strides(a, a_full), sb = broadcast_strides(b, b_full);
+  const int64_t count = shape_numel(batch);
+  const size_t rank = batch.size();
+  size_t elem = element_size(a.dtype());
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t rest = n, off_a = a.storage_offset(), off_b = b.storage_offset();
+    for (size_t d = rank; d-- > 0;) {
+      int64_t i = rest % batch[d];
+      rest /= batch[d];
+      off_a += i * sa[d];
+      off_b += i * sb[d];
+    }
+    Tensor a2 = a.as_strided({M, a.size(-1)}, {sa[rank], sa[rank + 1]}, off_a);
+    Tensor b2 = b.as_strided({b.size(-2), N}, {sb[rank], sb[rank + 1]}, off_b);
+    Tensor c2 = matmul_2d(a2, b2);
+    std::memcpy(static_cast<uint8_t*>(out.raw_data()) + n * M * N * elem, c2.raw_data(), M * N * elem);
+  }
+  return out;
+}
+
+// torch.matmul's rules for 1-D operands and broadcasting.
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  check_same_dtype(a, b, "expected m1 and m2 to");
+  if (a.dim() == 0 || b.dim() == 0)
+    fail(ErrorCode::BadInput, "both arguments to matmul need to be at least 1D, but they are ", a.dim(), "D and ",
+         b.dim(), "D");
+  Tensor x = a.dim() == 1 ? unsqueeze_view(a, 0) : a;
+  Tensor y = b.dim() == 1 ? unsqueeze_view(b, 1) : b;
+  if (x.size(-1) != y.size(-2))
+    fail(ErrorCode::BadInput, "matmul: shapes cannot be multiplied (", shape_to_string(a.sizes()), " and ",
+         shape_to_string(b.sizes()), ")");
+  Tensor out = x.dim() == 2 && y.dim() == 2 ? matmul_2d(x, y) : batched_matmul(x, y);
+  if (b.dim() == 1) out = squeeze_view(out, {out.dim() - 1});
+  if (a.dim() == 1) out = squeeze_view(out, {out.dim() - (b.dim() == 1 ? 1 : 2)});
+  return out;
+}
+
+// out = beta * self + alpha * product, self broadcast to product's shape.
+Tensor scale_and_add(const Tensor& product, const Tensor& self, const Scalar& beta, const Scalar& alpha) {
+  double b = beta.to_double(), al = alpha.to_double();
+  if (!self.defined() || b == 0.0) {
+    if (al == 1.0) return product;
+    return unary_map(product, product.dtype(), product.dtype(), [al](auto v) { return v * static_cast<decltype(v)>(al); });
+  }
+  return binary_map(product, self, product.dtype(), product.dtype(), [b, al](auto p, auto s) {
+    using M = decltype(p);
+    return static_cast<M>(al) * p + static_cast<M>(b) * s;
+  });
+}
+
+void mm_op(OpCall& c) {
+  const Tensor& a = c.tensor(0);
+  const Tensor& b = c.tensor(1);
+  if (a.dim() != 2 || b.dim() != 2) fail(ErrorCode::BadInput, c.where(), "both arguments must be 2-D");
+  check_same_dtype(a, b, "self and mat2");
+  c.push(matmul_2d(a, b));
+}
+
+void bmm_op(OpCall& c) {
+  const Tensor& a = c.tensor(0);
+  const Tensor& b = c.tensor(1);
+  if (a.dim() != 3 || b.dim() != 3 || a.size(0) != b.size(0))
+    fail(ErrorCode::BadInput, c.where(), "expected 3-D tensors with equal batch sizes, got ",
+         shape_to_string(a.sizes()), " and ", shape_to_string(b.sizes()));
+  check_same_dtype(a, b, "self and mat2");
+  c.push(batched_matmul(a, b));
+}
+
+void addmm_op(OpCall& c) {
+  const Tensor& mat1 = c.tensor(1);
+  const Tensor& mat2 = c.tensor(2);
+  if (mat1.dim() != 2 || mat2.dim() != 2) fail(ErrorCode::BadInput, c.where(), "mat1 and mat2 must be 2-D");
+  check_same_dtype(mat1, mat2, "mat1 and mat2");
+  c.push(scale_and_add(matmul_2d(mat1, mat2), c.tensor(0), c.scalar(3), c.scalar(4)));
+}
+
+void baddbmm_op(OpCall& c) {
+  check_same_dtype(c.tensor(1), c.tensor(2), "batch1 and batch2");
+  c.push(scale_and_add(batched_matmul(c.tensor(1), c.tensor(2)), c.tensor(0), c.scalar(3), c.scalar(4)));
+}
+
+void mv_op(OpCall& c) { c.push(matmul(c.tensor(0), c.tensor(1))); }
+void dot_op(OpCall& c) { c.push(matmul(c.tensor(0), c.tensor(1))); }
+void matmul_op(OpCall& c) { c.push(matmul(c.tensor(0), c.tensor(1))); }
+
+void addmv_op(OpCall& c) {
+  c.push(scale_and_add(matmul(c.tensor(1), c.tensor(2)), c.tensor(0), c.scalar(3), c.scalar(4)));
+}
+
+void linear_op(OpCall& c) {
+  const Tensor& input = c.tensor(0);
+  const Tensor& weight = c.tensor(1);
+  Tensor bias = c.optional_tensor(2);
+  check_same_dtype(input, weight, "mat1 and mat2");
+  Shape wt_strides = weight.strides();
+  Tensor wt = weight.dim() == 2
+                  ? weight.as_strided({weight.size(1), weight.size(0)}, {wt_strides[1], wt_strides[0]},
+                                      weight.storage_offset())
+                  : weight;
+  Tensor out = matmul(input, wt);
+  if (bias.defined()) out = binary_map(out, bias, out.dtype(), out.dtype(), [](auto x, auto y) { return x + y; });
+  c.push(out);
+}
+
+}  // namespace
+
+void register_linear_algebra_ops(OpTable& t) {
+  t.add("aten::mm(Tensor self, Tensor mat2) -> Tensor", mm_op);
+  t.add("aten::bmm(Tensor self, Tensor mat2) -> Tensor", bmm_op);
+  t.add("aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", addmm_op);
+  t.add("aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+        baddbmm_op);
+  t.add("aten::addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor", addmv_op);
+  t.add("aten::mv(Tensor self, Tensor vec) -> Tensor", mv_op);
+  t.add("aten::dot(Tensor self, Tensor tensor) -> Tensor", dot_op);
+  t.add("aten::matmul(Tensor self, Tensor other) -> Tensor", matmul_op);
+  t.add("aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", linear_op);
+}
+
+}  // namespace pt2web

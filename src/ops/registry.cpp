@@ -1,0 +1,56 @@
+#include "ops/registry.h"
+
+#include "ops/families.h"
+#include "util/error.h"
+
+namespace pt2web {
+
+void OpTable::add(const std::string& schema_text, KernelFn kernel) {
+  auto entry = std::make_unique<OpEntry>();
+  entry->schema = parse_op_schema(schema_text);
+  entry->kernel = kernel;
+  std::string key = entry->schema.qualified_name();
+  PT2WEB_CHECK(entries_.count(key) == 0, "operator ", key, " registered twice");
+  entries_[key] = std::move(entry);
+}
+
+const OpEntry* OpTable::find(const std::string& qualified_name) const {
+  auto it = entries_.find(qualified_name);
+  return it == entries_.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> OpTable::names() const {
+  std::vector<std::string> out;
+  for (const auto& kv : entries_) out.push_back(kv.first);
+  return out;
+}
+
+const OpTable& op_table() {
+  static const OpTable table = [] {
+    OpTable t;
+    register_all_op_families(t);
+    return t;
+  }();
+  return table;
+}
+
+std::string qualified_op_name(const std::string& target) {
+  const std::string prefix = "torch.ops.";
+  if (target.rfind(prefix, 0) == 0) {
+    std::string rest = target.substr(prefix.size());  // "aten.add.Tensor"
+    size_t dot = rest.find('.');
+    if (dot == std::string::npos) return rest;
+    std::string ns = rest.substr(0, dot);
+    std::string name = rest.substr(dot + 1);
+    if (ns == "higher_order") return "higher_order::" + name + ".default";
+    if (name.find('.') == std::string::npos) name += ".default";
+    return ns + "::" + name;
+  }
+  // Python callables: "_operator.mul", "math.trunc", "torch.sym_max".
+  size_t dot = target.rfind('.');
+  if (dot != std::string::npos && target.find(' ') == std::string::npos)
+    return target.substr(0, dot) + "::" + target.substr(dot + 1) + ".default";
+  return target;
+}
+
+}  // namespace pt2web

@@ -1,0 +1,63 @@
+// Pytree TreeSpec: how a nested Python value flattens into leaves and how a
+// list of leaves rebuilds the nested value (torch/utils/_pytree.py).
+//
+// The export schema stores specs as JSON strings: "[1, {"type": ..., "context":
+// ..., "children_spec": [...]}]" (treespec_dumps, protocol 1). parse() reads
+// that form; to_string() prints the spec the way torch's TreeSpec repr does
+// ("TreeSpec(tuple, None, [*, *])").
+//
+// Errors: parse() throws Error(BadFile); flatten() throws Error(BadInput) with
+// a message that shows the expected and the received structure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "program/py_value.h"
+
+namespace pt2web {
+
+struct TreeSpec {
+  // "" for a leaf; otherwise the serialized type name: "builtins.tuple",
+  // "builtins.list", "builtins.dict", "collections.OrderedDict",
+  // "collections.defaultdict", "collections.namedtuple", "builtins.NoneType", ...
+  std::string type;
+  // dict-like: the keys in order (Str or Int PyValues).
+  std::vector<PyValue> keys;
+  // namedtuple: the serialized type name; other custom types: raw context JSON.
+  std::string context;
+  std::vector<TreeSpec> children;
+  size_t num_leaves = 1;
+
+  bool is_leaf() const { return type.empty(); }
+
+  static TreeSpec parse(const std::string& json_text);
+  static TreeSpec leaf();
+
+  std::string to_string() const;
+
+  // Flattens `value` following this spec. Leaves are everything the spec
+  // marks as a leaf (tensors, ints, floats, bools, strings, None where the spec
+  // has a leaf). `path` is the Python-style root path ("" for the root
+  // (args, kwargs) tuple is printed as in torch's key paths: "*args[0]",
+  // "**kwargs['mask']"). Throws Error(BadInput) on a structure mismatch.
+  std::vector<PyValue> flatten(const PyValue& value) const;
+
+  // torch requires a tuple where the spec has a tuple and a list where it has
+  // a list. JS has only arrays, so flatten(value) accepts either (Lenient);
+  // Exact reproduces torch's rule (tests against torch's own rejections).
+  enum class SequenceMatch { Lenient, Exact };
+  std::vector<PyValue> flatten(const PyValue& value, SequenceMatch match) const;
+
+  // Key paths of the leaves, in flatten order, for error messages:
+  // for the root (args, kwargs) spec, "*args[0]", "*args[1]['a']", "**kwargs['mask']".
+  std::vector<std::string> leaf_paths() const;
+
+  // Rebuilds a value from leaves (leaves.size() must equal num_leaves).
+  PyValue unflatten(const std::vector<PyValue>& leaves) const;
+};
+
+// Describes a value's structure in TreeSpec terms, for mismatch messages.
+TreeSpec tree_structure(const PyValue& value);
+
+}  // namespace pt2web

@@ -1,0 +1,97 @@
+// Executor: runs a Graph. Every node is resolved to a kernel from the op
+// table when the plan is built (once per graph); running is a loop over the
+// prepared calls, with values held in numbered slots that are released after
+// their last use so intermediate memory is returned as early as possible.
+//
+// Errors: building a plan throws Error(Unsupported) listing every operator
+// the graph (and its subgraphs) uses that has no kernel, and
+// Error(BadProgram) for arguments that do not fit an operator's schema.
+// Running rethrows kernel errors with the node's name and target prefixed.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ops/registry.h"
+#include "program/graph.h"
+#include "runtime/value.h"
+
+namespace pt2web {
+
+// Where a prepared argument comes from at run time.
+struct ArgSource {
+  enum class Kind { Constant, Slot, SlotList, SymIntList, SymFloatList, SymBoolList };
+  Kind kind = Kind::Constant;
+  Value constant;
+  int slot = -1;
+  std::vector<int> slots;          // -1 = None (lists) or a constant from `ints`/`floats`
+  std::vector<int64_t> ints;
+  std::vector<double> floats;
+  bool optional_list = false;
+};
+
+struct PreparedNode {
+  const OpEntry* op = nullptr;
+  const Node* node = nullptr;
+  std::vector<ArgSource> args;            // by schema position
+  std::vector<std::vector<int>> outputs;  // per returned value: slot(s) it fills (-1: unused)
+  std::vector<int> release_after;         // slots whose last use is this node
+};
+
+class GraphPlan {
+ public:
+  // Resolves every node. Throws as described above.
+  explicit GraphPlan(const Graph& graph);
+
+  const Graph& graph() const { return graph_; }
+  const std::vector<PreparedNode>& nodes() const { return nodes_; }
+  const std::vector<int>& input_slots() const { return input_slots_; }
+  const std::vector<ArgSource>& outputs() const { return outputs_; }
+  size_t num_slots() const { return slot_names_.size(); }
+  const std::string& slot_name(int slot) const { return slot_names_[slot]; }
+
+ private:
+  int slot_for(const std::string& name);
+  ArgSource source_for(const Argument& arg, const SchemaArgument* schema_arg, const std::string& where);
+
+  const Graph& graph_;
+  std::map<std::string, int> slots_;
+  std::vector<std::string> slot_names_;
+  std::vector<int> input_slots_;
+  std::vector<PreparedNode> nodes_;
+  std::vector<ArgSource> outputs_;
+};
+
+// Collects "aten::foo.default" names a graph and its subgraphs use that the
+// op table lacks (sorted, unique).
+std::vector<std::string> unsupported_operators(const Graph& graph);
+
+// Called around each node, for profiling.
+class NodeObserver {
+ public:
+  virtual ~NodeObserver() = default;
+  virtual void node_finished(const PreparedNode& node, double milliseconds) = 0;
+};
+
+class Executor : public SubgraphRunner {
+ public:
+  explicit Executor(const Graph& graph);
+
+  // Runs the graph on its placeholder values; returns its output values.
+  std::vector<Value> run(const std::vector<Value>& inputs);
+  std::vector<Value> run_subgraph(const Graph& graph, const std::vector<Value>& inputs) override;
+
+  void set_observer(NodeObserver* observer) { observer_ = observer; }
+
+ private:
+  std::vector<Value> run_plan(const GraphPlan& plan, const std::vector<Value>& inputs);
+  const GraphPlan& plan_for(const Graph& graph);
+
+  std::map<const Graph*, std::unique_ptr<GraphPlan>> plans_;
+  const Graph& root_;
+  NodeObserver* observer_ = nullptr;
+};
+
+}  // namespace pt2web

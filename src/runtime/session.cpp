@@ -1,0 +1,101 @@
+#include "runtime/session.h"
+
+#include "io/pt2_loader.h"
+#include "runtime/input_binding.h"
+#include "util/error.h"
+
+namespace pt2web {
+
+namespace {
+
+Tensor constant_tensor(const ExportedProgram& program, const std::string& name) {
+  auto it = program.constants.find(name);
+  if (it == program.constants.end() || it->second.kind != PyValue::Kind::Tensor)
+    fail(ErrorCode::BadProgram, "constant '", name, "' is not a tensor");
+  return it->second.tensor;
+}
+
+}  // namespace
+
+Session::Session(ExportedProgram program) : program_(std::move(program)), executor_(program_.graph) {
+  for (const auto& spec : program_.signature.input_specs) {
+    if (spec.kind == InputKind::CustomObj)
+      fail(ErrorCode::Unsupported, "custom object '", spec.target, "' (torchbind) cannot be run by pt2web");
+    if (spec.kind != InputKind::Buffer) continue;
+    Tensor loaded = spec.persistent.value_or(true) ? program_.state_dict.at(spec.target)
+                                                   : constant_tensor(program_, spec.target);
+    initial_buffers_[spec.target] = loaded;
+    buffers_[spec.target] = loaded.clone();
+  }
+}
+
+Tensor Session::state_tensor(const InputSpec& spec) const {
+  switch (spec.kind) {
+    case InputKind::Parameter: return program_.state_dict.at(spec.target);
+    case InputKind::Buffer: return buffers_.at(spec.target);
+    case InputKind::ConstantTensor: return constant_tensor(program_, spec.target);
+    case InputKind::Token: return Tensor::empty(DType::Float32, {0});
+    default: fail(ErrorCode::Internal, "not a state input: ", spec.target);
+  }
+}
+
+PyValue Session::run(const PyValue& args, const PyValue& kwargs) {
+  BoundInputs bound = bind_user_inputs(program_, args, kwargs);
+  std::vector<Value> placeholders;
+  std::map<std::string, size_t> user_input_leaf;  // placeholder name -> leaf index
+  size_t next_leaf = 0;
+  for (const auto& spec : program_.signature.input_specs) {
+    if (spec.kind == InputKind::UserInput) {
+      user_input_leaf[spec.arg.name] = next_leaf;
+      placeholders.push_back(value_from_leaf(bound.leaves[next_leaf++]));
+    } else {
+      placeholders.push_back(Value::from_tensor(state_tensor(spec)));
+    }
+  }
+  std::vector<Value> results = executor_.run(placeholders);
+
+  std::vector<PyValue> user_outputs;
+  for (size_t i = 0; i < program_.signature.output_specs.size(); ++i) {
+    const OutputSpec& spec = program_.signature.output_specs[i];
+    const Value& value = results[i];
+    switch (spec.kind) {
+      case OutputKind::BufferMutation:
+        buffers_.at(spec.target).copy_from(value.tensor);
+        break;
+      case OutputKind::UserInputMutation: {
+        const PyValue& leaf = bound.leaves.at(user_input_leaf.at(spec.target));
+        if (leaf.tensor.storage() != value.tensor.storage() ||
+            leaf.tensor.storage_offset() != value.tensor.storage_offset())
+          leaf.tensor.copy_from(value.tensor);
+        break;
+      }
+      case OutputKind::UserOutput:
+      case OutputKind::LossOutput:
+        user_outputs.push_back(leaf_from_value(value));
+        break;
+      default: break;  // tokens and gradients are not returned
+    }
+  }
+  return program_.call_signature().out_spec.unflatten(user_outputs);
+}
+
+std::vector<std::pair<std::string, Tensor>> Session::state_dict() const {
+  std::vector<std::pair<std::string, Tensor>> out;
+  for (const auto& name : program_.state_dict_order) {
+    auto it = buffers_.find(name);
+    out.emplace_back(name, it != buffers_.end() ? it->second : program_.state_dict.at(name));
+  }
+  return out;
+}
+
+void Session::reset_state() {
+  for (auto& [name, tensor] : buffers_) tensor.copy_from(initial_buffers_.at(name));
+}
+
+std::unique_ptr<Session> load_session(Bytes bytes, const std::string& label) {
+  ExportedProgram program = load_pt2(std::move(bytes), label);
+  verify_program(program);
+  return std::make_unique<Session>(std::move(program));
+}
+
+}  // namespace pt2web

@@ -1,0 +1,56 @@
+// Session: a loaded program ready to run, with its mutable state.
+//
+// Implements ExportedProgram.module()(*args, **kwargs): binds and checks the
+// user inputs (runtime/input_binding.h), prepends parameters, buffers and
+// constants in signature order, runs the graph, writes BUFFER_MUTATION outputs
+// back into the state and USER_INPUT_MUTATION outputs into the caller's
+// tensors, drops tokens and unflattens the user outputs with out_spec.
+//
+// Ownership: the session owns the program. Parameters and constants borrow
+// the archive bytes; buffers are copied at creation so they can be mutated,
+// and the loaded values are kept for reset_state().
+// Errors: creation throws Error(Unsupported) listing every operator without
+// a kernel; run() throws Error(BadInput) for bad inputs (nothing is computed
+// and the state is unchanged) and kernel errors with the node named.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/zip_archive.h"
+#include "program/exported_program.h"
+#include "runtime/executor.h"
+
+namespace pt2web {
+
+class Session {
+ public:
+  explicit Session(ExportedProgram program);
+
+  const ExportedProgram& program() const { return program_; }
+
+  // args: a Tuple (or List) of positional arguments; kwargs: a Dict.
+  PyValue run(const PyValue& args, const PyValue& kwargs);
+
+  // Current parameters and buffers (mutated buffers included), in state-dict order.
+  std::vector<std::pair<std::string, Tensor>> state_dict() const;
+  // Restores every buffer to the value it had when the program was loaded.
+  void reset_state();
+
+  void set_observer(NodeObserver* observer) { executor_.set_observer(observer); }
+
+ private:
+  Tensor state_tensor(const InputSpec& spec) const;
+
+  ExportedProgram program_;
+  Executor executor_;
+  std::map<std::string, Tensor> buffers_;          // mutable copies, by buffer name
+  std::map<std::string, Tensor> initial_buffers_;  // loaded values
+};
+
+// Loads, verifies and prepares a program from .pt2 bytes.
+std::unique_ptr<Session> load_session(Bytes bytes, const std::string& label);
+
+}  // namespace pt2web
