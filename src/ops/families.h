@@ -14,5 +14,19 @@ void register_pointwise_ops(OpTable& table);
 void register_shape_ops(OpTable& table);
 void register_symbolic_ops(OpTable& table);
 void register_control_flow_ops(OpTable& table);
+void register_pointwise_unary_ops(OpTable& table);
+void register_comparison_logical_ops(OpTable& table);
+void register_activations_ops(OpTable& table);
+void register_conversion_ops(OpTable& table);
+void register_indexing_ops(OpTable& table);
+void register_creation_ops(OpTable& table);
+void register_joining_ops(OpTable& table);
+void register_reductions_ops(OpTable& table);
+void register_convolution_ops(OpTable& table);
+void register_pooling_ops(OpTable& table);
+void register_normalization_ops(OpTable& table);
+void register_attention_ops(OpTable& table);
+void register_recurrent_ops(OpTable& table);
+void register_einsum_ops(OpTable& table);
 
 }  // namespace pt2web

@@ -1,5 +1,7 @@
 #include "program/graph_signature.h"
 
+#include "util/python_format.h"
+
 namespace pt2web {
 
 const char* input_kind_name(InputKind kind) {
@@ -48,6 +50,16 @@ std::map<std::string, std::string> name_to_target(const std::vector<Spec>& specs
 
 }  // namespace
 
+std::string constant_repr(const Argument& a) {
+  switch (a.kind) {
+    case Argument::Kind::Int: return std::to_string(a.ints[0]);
+    case Argument::Kind::Bool: return a.bools[0] ? "True" : "False";
+    case Argument::Kind::String: return a.str;
+    case Argument::Kind::Float: return python_float_repr(a.floats[0]);
+    default: return "None";
+  }
+}
+
 std::vector<std::string> GraphSignature::parameters() const {
   return targets_of(input_specs, InputKind::Parameter);
 }
@@ -69,7 +81,7 @@ std::vector<std::string> GraphSignature::lifted_custom_objs() const {
 std::vector<std::string> GraphSignature::user_inputs() const {
   std::vector<std::string> out;
   for (const auto& s : input_specs)
-    if (s.kind == InputKind::UserInput) out.push_back(s.arg.name);
+    if (s.kind == InputKind::UserInput) out.push_back(s.is_constant_input ? constant_repr(s.arg) : s.arg.name);
   return out;
 }
 std::vector<std::string> GraphSignature::user_outputs() const {

@@ -35,6 +35,9 @@ struct OutputSpec {
   std::string target;  // buffer or user input name for mutations and gradients
 };
 
+// A constant input's value as Python prints it ("3", "0.5", "True", "None").
+std::string constant_repr(const Argument& constant);
+
 struct GraphSignature {
   std::vector<InputSpec> input_specs;
   std::vector<OutputSpec> output_specs;
@@ -45,7 +48,7 @@ struct GraphSignature {
   std::vector<std::string> non_persistent_buffers() const;
   std::vector<std::string> lifted_tensor_constants() const;
   std::vector<std::string> lifted_custom_objs() const;
-  std::vector<std::string> user_inputs() const;   // placeholder names (or constant values' names)
+  std::vector<std::string> user_inputs() const;   // placeholder names; constants as their values (constant_repr)
   std::vector<std::string> user_outputs() const;  // output value names ("" for None/constants)
   std::map<std::string, std::string> inputs_to_parameters() const;
   std::map<std::string, std::string> inputs_to_buffers() const;

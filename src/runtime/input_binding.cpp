@@ -5,38 +5,18 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/python_format.h"
 
 namespace pt2web {
 
 namespace {
-
-std::string format_float(double d) {
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  if (std::isnan(d)) return "nan";
-  std::ostringstream out;
-  out.precision(17);
-  out << d;
-  std::string s = out.str();
-  // Shortest form that round-trips, as Python prints floats.
-  for (int p = 1; p <= 17; ++p) {
-    std::ostringstream shorter;
-    shorter.precision(p);
-    shorter << d;
-    if (std::stod(shorter.str()) == d) {
-      s = shorter.str();
-      break;
-    }
-  }
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
-}
 
 std::string describe_leaf(const PyValue& v) {
   switch (v.kind) {
     case PyValue::Kind::None: return "None";
     case PyValue::Kind::Bool: return v.b ? "True" : "False";
     case PyValue::Kind::Int: return std::to_string(v.i);
-    case PyValue::Kind::Float: return format_float(v.f);
+    case PyValue::Kind::Float: return python_float_repr(v.f);
     case PyValue::Kind::Str: return "'" + v.s + "'";
     case PyValue::Kind::Tensor: return "a tensor";
     default: return std::string("a ") + py_kind_name(v.kind);
@@ -44,14 +24,7 @@ std::string describe_leaf(const PyValue& v) {
 }
 
 std::string describe_constant(const Argument& a) {
-  switch (a.kind) {
-    case Argument::Kind::None: return "None";
-    case Argument::Kind::Int: return std::to_string(a.ints[0]);
-    case Argument::Kind::Float: return format_float(a.floats[0]);
-    case Argument::Kind::Bool: return a.bools[0] ? "True" : "False";
-    case Argument::Kind::String: return "'" + a.str + "'";
-    default: return "?";
-  }
+  return a.kind == Argument::Kind::String ? "'" + a.str + "'" : constant_repr(a);
 }
 
 bool constant_matches(const Argument& a, const PyValue& v) {

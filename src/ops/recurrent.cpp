@@ -1,0 +1,9 @@
+// Recurrent layers: lstm, gru, rnn.
+#include "ops/families.h"
+#include "ops/op_utils.h"
+
+namespace pt2web {
+
+void register_recurrent_ops(OpTable& t) { (void)t; }
+
+}  // namespace pt2web

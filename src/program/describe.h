@@ -1,0 +1,36 @@
+// describe_program: everything a user wants to know about a loaded program,
+// as one JSON document (what `pt2web info` prints and what the JS API exposes
+// as Program.inputs / outputs / signature / operators).
+//
+// The document has these members:
+//   archive          {kind, program_entry, entries: [{name, size}]} (null without a layout)
+//   schema_version   {major, minor}; torch_version; dialect
+//   inputs           user inputs in flatten order: {path, name, kind, dtype, shape,
+//                    ranges} for tensors ("tensor"), {path, name, kind: "int"|"float"|"bool"}
+//                    for symbolic scalars and {path, name, kind: "constant", value}
+//                    for specialized constants; symbolic sizes are strings ("s0", "2*s0")
+//   outputs          user outputs: {name, kind, dtype, shape} ("name" is "" for constants)
+//   signature        input_specs, output_specs and torch's derived views
+//   state            {parameters, buffers, constants}: each {count, bytes}
+//   range_constraints  symbol -> [min, max] (null = unbounded)
+//   in_spec / out_spec TreeSpec strings as torch prints them
+//   operators        [{target, qualified, count, supported}] over the graph and
+//                    all its subgraphs, sorted by target
+//   printed          print_program()
+//
+// Ownership: returns a fresh value; borrows nothing. Errors: Error(BadProgram)
+// when the program has no root call signature; otherwise it does not throw for
+// a program that passed verify_program (unsupported operators are reported,
+// not rejected).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "io/pt2_loader.h"
+#include "program/exported_program.h"
+
+namespace pt2web {
+
+nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLayout* layout);
+
+}  // namespace pt2web
