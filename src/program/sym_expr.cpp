@@ -212,8 +212,18 @@ ExprPtr make_mul(const std::vector<ExprPtr>& factors) {
 ExprPtr make_negative(const ExprPtr& e) { return make_mul({make_number(Frac::of(-1)), e}); }
 
 ExprPtr make_pow(const ExprPtr& base, const ExprPtr& exponent) {
-  if (is_number(*base) && exponent->op() == Op::Integer)
-    return make_number(power(number_of(*base), number_of(*exponent)));
+  if (exponent->op() == Op::Integer) {
+    // Integer powers distribute the way sympy evaluates them:
+    // numbers fold, (x**a)**n = x**(a*n), (x*y)**n = x**n * y**n.
+    if (is_number(*base)) return make_number(power(number_of(*base), number_of(*exponent)));
+    if (base->op() == Op::Pow)
+      return make_pow(base->args()[0], make_mul({base->args()[1], exponent}));
+    if (base->op() == Op::Mul) {
+      std::vector<ExprPtr> powers;
+      for (const auto& f : base->args()) powers.push_back(make_pow(f, exponent));
+      return make_mul(powers);
+    }
+  }
   if (exponent->op() == Op::Integer && exponent->value() == 1) return base;
   if (exponent->op() == Op::Integer && exponent->value() == 0) return make_number(Frac::of(1));
   return make_node(Op::Pow, {base, exponent});

@@ -1,0 +1,18 @@
+// The Embind registrations: the only names JavaScript sees from the module.
+// npm/src wraps them (result objects -> thrown Errors, raw tensors -> Tensor).
+#include <emscripten/bind.h>
+
+#include "program_binding.h"
+
+EMSCRIPTEN_BINDINGS(pt2web) {
+  using pt2web::js::ProgramBinding;
+  emscripten::class_<ProgramBinding>("Program")
+      .constructor<>()
+      .function("load", &ProgramBinding::load)
+      .function("describe", &ProgramBinding::describe)
+      .function("run", &ProgramBinding::run)
+      .function("stateDict", &ProgramBinding::state_dict)
+      .function("resetState", &ProgramBinding::reset_state)
+      .function("toString", &ProgramBinding::printed);
+  emscripten::function("inspectArchive", &pt2web::js::inspect_archive);
+}

@@ -1,0 +1,48 @@
+// ProgramBinding: the object behind JS `Program`: one loaded Session plus
+// the JSON description of its program. Every method returns a result object
+// (js_result.h); none throws into JavaScript.
+//
+// Ownership: the program bytes are copied out of the JS heap once, into a
+// vector shared by the Session's tensors (weights borrow it). JS must call
+// delete() (npm's Program.dispose()) to free it.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+
+#include "runtime/session.h"
+
+namespace pt2web::js {
+
+class ProgramBinding {
+ public:
+  // Loads, verifies and prepares the program; label names it in errors.
+  // Result value: undefined. Fails with UNSUPPORTED listing missing operators.
+  emscripten::val load(const emscripten::val& bytes, const std::string& label);
+  // Result value: the describe_program() JSON text.
+  emscripten::val describe() const;
+  // args: a JS array; kwargs: a plain object. Result value: the outputs.
+  emscripten::val run(const emscripten::val& args, const emscripten::val& kwargs);
+  // Result value: an array of [name, tensor] pairs in state-dict order.
+  emscripten::val state_dict() const;
+  emscripten::val reset_state();
+  // Result value: print_program() text.
+  emscripten::val printed() const;
+
+ private:
+  const Session& session() const;
+  Session& session();
+
+  std::unique_ptr<Session> session_;
+  std::string description_;
+  bool mutates_inputs_ = false;
+};
+
+// Loads and verifies a program and describes it without preparing it to run,
+// so programs with unsupported operators can still be inspected.
+// Result value: the describe_program() JSON text.
+emscripten::val inspect_archive(const emscripten::val& bytes, const std::string& label);
+
+}  // namespace pt2web::js

@@ -1,0 +1,70 @@
+// Errors thrown by pt2web. Every error has a `code` saying whose fault it is:
+//   BAD_FILE     the .pt2 archive or its contents are malformed
+//   BAD_INPUT    the inputs do not match the program's signature (nothing was computed)
+//   UNSUPPORTED  an operator or feature pt2web does not implement
+//   BAD_PROGRAM  the program is inconsistent
+//   INTERNAL     a bug in pt2web
+// and a message that says what is wrong and where.
+
+export class Pt2webError extends Error {
+  constructor(message, code = 'INTERNAL') {
+    super(message);
+    this.name = 'Pt2webError';
+    this.code = code;
+  }
+}
+
+export class BadFileError extends Pt2webError {
+  constructor(message) {
+    super(message, 'BAD_FILE');
+    this.name = 'BadFileError';
+  }
+}
+
+export class BadInputError extends Pt2webError {
+  constructor(message) {
+    super(message, 'BAD_INPUT');
+    this.name = 'BadInputError';
+  }
+}
+
+export class UnsupportedError extends Pt2webError {
+  constructor(message) {
+    super(message, 'UNSUPPORTED');
+    this.name = 'UnsupportedError';
+  }
+}
+
+export class BadProgramError extends Pt2webError {
+  constructor(message) {
+    super(message, 'BAD_PROGRAM');
+    this.name = 'BadProgramError';
+  }
+}
+
+export class InternalError extends Pt2webError {
+  constructor(message) {
+    super(message, 'INTERNAL');
+    this.name = 'InternalError';
+  }
+}
+
+const BY_CODE = {
+  BAD_FILE: BadFileError,
+  BAD_INPUT: BadInputError,
+  UNSUPPORTED: UnsupportedError,
+  BAD_PROGRAM: BadProgramError,
+  INTERNAL: InternalError,
+};
+
+/** The error class for a code, instantiated with a message. */
+export function errorFromCode(code, message) {
+  const ErrorClass = BY_CODE[code];
+  return ErrorClass ? new ErrorClass(message) : new Pt2webError(message, code);
+}
+
+/** Returns a binding result's value, or throws its error ({ok, value} | {ok: false, code, message}). */
+export function unwrap(result) {
+  if (result.ok) return result.value;
+  throw errorFromCode(result.code, result.message);
+}

@@ -1,0 +1,108 @@
+// Tensor: a dtype, a shape and the elements in a typed array (row-major).
+//
+// Each dtype has one typed array class: Float32Array (float32), Float64Array
+// (float64), BigInt64Array (int64), Int32Array, Int16Array, Int8Array,
+// Uint8Array (uint8, and bool as 0/1), Uint16Array (float16 and bfloat16 as
+// raw bits); complex64/complex128 interleave real and imaginary parts in a
+// Float32Array/Float64Array. Data of another kind (a plain array, another
+// typed array) is converted into a new array of the right class.
+
+import { BadInputError } from './errors.js';
+import { bfloat16ToNumber, float16ToNumber } from './half.js';
+
+const ARRAY_CLASSES = {
+  float32: Float32Array,
+  float64: Float64Array,
+  float16: Uint16Array,
+  bfloat16: Uint16Array,
+  int64: BigInt64Array,
+  int32: Int32Array,
+  int16: Int16Array,
+  int8: Int8Array,
+  uint8: Uint8Array,
+  bool: Uint8Array,
+  uint16: Uint16Array,
+  uint32: Uint32Array,
+  uint64: BigUint64Array,
+  complex64: Float32Array,
+  complex128: Float64Array,
+};
+
+/** The dtypes a Tensor can hold. */
+export const DTYPES = Object.freeze(Object.keys(ARRAY_CLASSES));
+
+/** The typed array class that holds a dtype's elements. */
+export function arrayClassOf(dtype) {
+  const ArrayClass = ARRAY_CLASSES[dtype];
+  if (!ArrayClass) throw new BadInputError(`unknown dtype '${dtype}' (expected one of ${DTYPES.join(', ')})`);
+  return ArrayClass;
+}
+
+function lanesOf(dtype) {
+  return dtype === 'complex64' || dtype === 'complex128' ? 2 : 1;
+}
+
+function convertData(dtype, data) {
+  const ArrayClass = ARRAY_CLASSES[dtype];
+  if (data instanceof ArrayClass) return data;
+  if (dtype === 'uint8' && data instanceof Uint8ClampedArray) return data;
+  const items = Array.from(data);
+  if (ArrayClass === BigInt64Array || ArrayClass === BigUint64Array) {
+    return ArrayClass.from(items, (x) => (typeof x === 'bigint' ? x : BigInt(Math.trunc(Number(x)))));
+  }
+  if (dtype === 'bool') return Uint8Array.from(items, (x) => (x ? 1 : 0));
+  return ArrayClass.from(items, (x) => Number(x));
+}
+
+export class Tensor {
+  /**
+   * @param {string} dtype one of DTYPES
+   * @param {ArrayLike<number|bigint|boolean>} data elements in row-major order
+   * @param {number[]} [shape] defaults to a 1-d shape holding all of data
+   */
+  constructor(dtype, data, shape) {
+    arrayClassOf(dtype);
+    const array = convertData(dtype, data);
+    const lanes = lanesOf(dtype);
+    const dims = shape === undefined ? [array.length / lanes] : Array.from(shape, Number);
+    for (const d of dims) {
+      if (!Number.isInteger(d) || d < 0) throw new BadInputError(`invalid tensor shape [${dims.join(', ')}]`);
+    }
+    const size = dims.reduce((a, b) => a * b, 1);
+    if (size * lanes !== array.length) {
+      throw new BadInputError(`shape [${dims.join(', ')}] needs ${size * lanes} elements, data has ${array.length}`);
+    }
+    this.dtype = dtype;
+    this.data = array;
+    this.shape = Object.freeze(dims);
+  }
+
+  /** A Tensor around a binding's raw {dtype, shape, data} (no copy). */
+  static fromRaw(raw) {
+    return new Tensor(raw.dtype, raw.data, raw.shape);
+  }
+
+  /** Number of elements. */
+  get size() {
+    return this.shape.reduce((a, b) => a * b, 1);
+  }
+
+  get rank() {
+    return this.shape.length;
+  }
+
+  /**
+   * The elements as plain JS values, row-major and flat: numbers (16-bit
+   * floats decoded), BigInts for 64-bit integers, booleans for bool.
+   */
+  toArray() {
+    if (this.dtype === 'float16') return Array.from(this.data, float16ToNumber);
+    if (this.dtype === 'bfloat16') return Array.from(this.data, bfloat16ToNumber);
+    if (this.dtype === 'bool') return Array.from(this.data, (x) => x !== 0);
+    return Array.from(this.data);
+  }
+
+  toString() {
+    return `Tensor(${this.dtype}[${this.shape.join(', ')}])`;
+  }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds pt2web twice: natively (build/native: core, Catch2 tests, tools) and
+# with Emscripten (build/wasm: the same tests for node, and the npm module
+# written to npm/dist/pt2web.mjs + pt2web.wasm).
+#
+# Environment: PT2WEB_NATIVE_BUILD / PT2WEB_WASM_BUILD choose other build
+# folders, PT2WEB_JOBS the parallelism (default 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+native_dir=${PT2WEB_NATIVE_BUILD:-build/native}
+wasm_dir=${PT2WEB_WASM_BUILD:-build/wasm}
+jobs=${PT2WEB_JOBS:-2}
+
+# Debian's emcc runs JavaScript tools that need Debian's node modules.
+export NODE_PATH=/usr/share/nodejs
+
+cmake -S . -B "$native_dir" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$native_dir" -j "$jobs"
+
+emcmake cmake -S . -B "$wasm_dir" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$wasm_dir" -j "$jobs"

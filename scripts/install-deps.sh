@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what building and testing pt2web needs, and only what is missing:
+# Debian packages (cmake, g++, make, emscripten, catch2, nlohmann-json3-dev,
+# nodejs) and, when npm/package.json declares dependencies, its npm packages.
+# Safe to run again: it does nothing when everything is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then as_root=(sudo); fi
+
+installed() {
+  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+apt_install() {
+  local missing=()
+  for package in "$@"; do installed "$package" || missing+=("$package"); done
+  if [ ${#missing[@]} -eq 0 ]; then return 0; fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  if [ -z "${PT2WEB_APT_UPDATED:-}" ]; then
+    "${as_root[@]}" apt-get update
+    PT2WEB_APT_UPDATED=1
+  fi
+  "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+apt_install cmake g++ make emscripten catch2 nlohmann-json3-dev nodejs
+
+# npm packages, only when the package declares some and they are not installed yet.
+needs_npm=$(node -e '
+  const p = require("./npm/package.json");
+  const n = Object.keys({...p.dependencies, ...p.devDependencies}).length;
+  process.stdout.write(n > 0 ? "yes" : "no");')
+if [ "$needs_npm" = yes ] && [ ! -d npm/node_modules ]; then
+  command -v npm >/dev/null || apt_install npm
+  if [ -f npm/package-lock.json ]; then
+    (cd npm && npm ci --no-audit --no-fund)
+  else
+    (cd npm && npm install --no-audit --no-fund)
+  fi
+fi

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Every test: installs what is missing, builds, then runs the native Catch2
+# tests, the same tests compiled to wasm (under node), and the Node tests of
+# the npm package and CLI (tests/js). Runs them all and exits non-zero if any failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-deps.sh
+bash scripts/build.sh
+
+native_dir=${PT2WEB_NATIVE_BUILD:-build/native}
+wasm_dir=${PT2WEB_WASM_BUILD:-build/wasm}
+failed=()
+
+echo "== native tests"
+(cd "$native_dir" && ctest --output-on-failure) || failed+=(native)
+echo "== wasm tests (node)"
+(cd "$wasm_dir" && ctest --output-on-failure) || failed+=(wasm)
+echo "== JavaScript tests"
+node --test tests/js/ || failed+=(js)
+
+if [ ${#failed[@]} -ne 0 ]; then
+  echo "test.sh: failed: ${failed[*]}"
+  exit 1
+fi
+echo "test.sh: all tests passed"

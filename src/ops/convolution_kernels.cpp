@@ -1,0 +1,150 @@
+// im2col / col2im and the gemm calls behind the convolution ops (see
+// convolution.h). Kept free of OpCall and Tensor so faster kernels can
+// replace pieces of it one at a time.
+#include "ops/convolution.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "kernels/gemm/gemm.h"
+
+namespace pt2web {
+
+namespace {
+
+int64_t volume(const ConvDims& d) { return d[0] * d[1] * d[2]; }
+
+// C[M,N] (+)= A[M,K] * B[K,N] on row-major matrices with row strides.
+void gemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
+          int64_t ldc, bool accumulate) {
+  gemm_f32(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+void gemm(int64_t M, int64_t N, int64_t K, const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
+          int64_t ldc, bool accumulate) {
+  for (int64_t i = 0; i < M; ++i) {
+    double* c = C + i * ldc;
+    if (!accumulate) std::fill(c, c + N, 0.0);
+    for (int64_t k = 0; k < K; ++k) {
+      const double a = A[i * lda + k];
+      const double* b = B + k * ldb;
+      for (int64_t j = 0; j < N; ++j) c[j] += a * b[j];
+    }
+  }
+}
+
+// Walks every (column row, grid position) pair of the im2col matrix: the
+// column row is (channel, kd, kh, kw), the grid position (gd, gh, gw); the
+// image position is g*stride - pad + k*dilation per dim. visit(col_index,
+// image_index) is called for positions inside the image, skip(col_index) for
+// those in the padding.
+template <typename Visit, typename Skip>
+void walk_columns(int64_t channels, const ConvDims& image, const ConvDims& grid, const ConvDims& kernel,
+                  const ConvDims& stride, const ConvDims& pad, const ConvDims& dilation, Visit visit, Skip skip) {
+  const int64_t grid_size = volume(grid);
+  int64_t row = 0;
+  for (int64_t ch = 0; ch < channels; ++ch)
+    for (int64_t kd = 0; kd < kernel[0]; ++kd)
+      for (int64_t kh = 0; kh < kernel[1]; ++kh)
+        for (int64_t kw = 0; kw < kernel[2]; ++kw, ++row) {
+          int64_t col = row * grid_size;
+          for (int64_t gd = 0; gd < grid[0]; ++gd) {
+            const int64_t id = gd * stride[0] - pad[0] + kd * dilation[0];
+            for (int64_t gh = 0; gh < grid[1]; ++gh) {
+              const int64_t ih = gh * stride[1] - pad[1] + kh * dilation[1];
+              const bool row_inside = id >= 0 && id < image[0] && ih >= 0 && ih < image[1];
+              const int64_t base = ((ch * image[0] + id) * image[1] + ih) * image[2];
+              for (int64_t gw = 0; gw < grid[2]; ++gw, ++col) {
+                const int64_t iw = gw * stride[2] - pad[2] + kw * dilation[2];
+                if (row_inside && iw >= 0 && iw < image[2]) visit(col, base + iw);
+                else skip(col);
+              }
+            }
+          }
+        }
+}
+
+// cols[channels*K, grid] gathered from image[channels, image] (zeros in the padding).
+template <typename T>
+void im2col(const T* image, int64_t channels, const ConvShape& s, const ConvDims& grid, T* cols) {
+  walk_columns(
+      channels, s.input, grid, s.kernel, s.stride, s.pad, s.dilation,
+      [&](int64_t col, int64_t img) { cols[col] = image[img]; }, [&](int64_t col) { cols[col] = T(0); });
+}
+
+// image[channels, image] += scatter of cols[channels*K, grid] (the adjoint of im2col).
+template <typename T>
+void col2im_add(const T* cols, int64_t channels, const ConvDims& image, const ConvDims& grid, const ConvShape& s,
+                T* out) {
+  walk_columns(
+      channels, image, grid, s.kernel, s.stride, s.pad, s.dilation,
+      [&](int64_t col, int64_t img) { out[img] += cols[col]; }, [](int64_t) {});
+}
+
+// Each output channel starts from its bias (or zero); the products accumulate onto it.
+template <typename T>
+void fill_bias(T* y, int64_t channels, int64_t plane, const T* b) {
+  for (int64_t ch = 0; ch < channels; ++ch) std::fill(y + ch * plane, y + (ch + 1) * plane, b ? b[ch] : T(0));
+}
+
+bool is_pointwise(const ConvShape& s) {
+  for (int i = 0; i < 3; ++i)
+    if (s.kernel[i] != 1 || s.stride[i] != 1 || s.pad[i] != 0 || s.input[i] != s.output[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+template <typename T>
+void conv_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) {
+  const int64_t in_plane = volume(s.input), out_plane = volume(s.output), K = volume(s.kernel);
+  const int64_t cin_g = s.in_channels / s.groups, cout_g = s.out_channels / s.groups;
+  // A 1x1 kernel with unit stride and no padding needs no im2col: the input is the column matrix.
+  const bool pointwise = is_pointwise(s);
+  std::vector<T> cols(pointwise ? 0 : static_cast<size_t>(s.in_channels * K * out_plane));
+  for (int64_t n = 0; n < s.batch; ++n) {
+    const T* xn = x + n * s.in_channels * in_plane;
+    T* yn = y + n * s.out_channels * out_plane;
+    const T* col_data = xn;
+    if (!pointwise) {
+      im2col(xn, s.in_channels, s, s.output, cols.data());
+      col_data = cols.data();
+    }
+    fill_bias(yn, s.out_channels, out_plane, b);
+    for (int64_t g = 0; g < s.groups; ++g)
+      gemm(cout_g, out_plane, cin_g * K, w + g * cout_g * cin_g * K, cin_g * K, col_data + g * cin_g * K * out_plane,
+           out_plane, yn + g * cout_g * out_plane, out_plane, true);
+  }
+}
+
+template <typename T>
+void conv_transpose_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) {
+  const int64_t in_plane = volume(s.input), out_plane = volume(s.output), K = volume(s.kernel);
+  const int64_t cin_g = s.in_channels / s.groups, cout_g = s.out_channels / s.groups;
+  // Per group, the weight [cin_g, cout_g*K] transposed to [cout_g*K, cin_g].
+  std::vector<T> wt(static_cast<size_t>(s.in_channels * cout_g * K));
+  for (int64_t g = 0; g < s.groups; ++g) {
+    const T* wg = w + g * cin_g * cout_g * K;
+    T* wtg = wt.data() + g * cin_g * cout_g * K;
+    for (int64_t ci = 0; ci < cin_g; ++ci)
+      for (int64_t r = 0; r < cout_g * K; ++r) wtg[r * cin_g + ci] = wg[ci * cout_g * K + r];
+  }
+  std::vector<T> cols(static_cast<size_t>(s.out_channels * K * in_plane));
+  for (int64_t n = 0; n < s.batch; ++n) {
+    const T* xn = x + n * s.in_channels * in_plane;
+    T* yn = y + n * s.out_channels * out_plane;
+    for (int64_t g = 0; g < s.groups; ++g)
+      gemm(cout_g * K, in_plane, cin_g, wt.data() + g * cin_g * cout_g * K, cin_g, xn + g * cin_g * in_plane,
+           in_plane, cols.data() + g * cout_g * K * in_plane, in_plane, false);
+    fill_bias(yn, s.out_channels, out_plane, b);
+    col2im_add(cols.data(), s.out_channels, s.output, s.input, s, yn);
+  }
+}
+
+template void conv_forward<float>(const ConvShape&, const float*, const float*, const float*, float*);
+template void conv_forward<double>(const ConvShape&, const double*, const double*, const double*, double*);
+template void conv_transpose_forward<float>(const ConvShape&, const float*, const float*, const float*, float*);
+template void conv_transpose_forward<double>(const ConvShape&, const double*, const double*, const double*,
+                                             double*);
+
+}  // namespace pt2web

@@ -1,0 +1,210 @@
+// Shared machinery of the elementwise family (pointwise*.cpp,
+// comparison_logical.cpp, activations*.cpp): reading operands that may be
+// tensors or numbers, ATen's dtype checks, and an N-ary broadcasting map.
+//
+// How a kernel runs, following ATen's TensorIterator: the inputs are first
+// cast to the op's common ("compute") dtype, then read in its opmath type
+// (float for float16/bfloat16), and the result is rounded once into the
+// output dtype (the compute dtype, or bool for predicates).
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "ops/op_utils.h"
+#include "ops/registry.h"
+#include "ops/type_promotion.h"
+
+namespace pt2web {
+namespace elementwise {
+
+// One input of an elementwise op: a tensor, or a number. Numbers come from
+// Scalar arguments and from Python numbers that the exporter left in Tensor
+// slots (`x + 0.5` is add.Tensor(x, 0.5)); ATen treats both as "wrapped
+// numbers", which lose type promotion to tensors of the same category.
+struct Operand {
+  Tensor tensor;
+  std::optional<Scalar> number;
+  bool is_number() const { return number.has_value(); }
+  Shape sizes() const { return is_number() ? Shape{} : tensor.sizes(); }
+};
+
+Operand operand(const OpCall& c, size_t index);
+inline Operand operand(const Tensor& t) { return Operand{t, std::nullopt}; }
+inline Operand operand(const Scalar& s) { return Operand{Tensor(), s}; }
+
+// ATen's result type over several operands.
+DType result_type_of(std::initializer_list<const Operand*> operands);
+
+// float32 for float16/bfloat16 (what kernels compute in), otherwise the dtype.
+DType opmath_dtype(DType dtype);
+
+// How a number operand is rounded before the kernel sees it. Arithmetic
+// kernels (add, sub, mul, div, addcmul, lerp, ...) read numbers at opmath
+// precision; comparisons, where, clamp and pow round them to the compute
+// dtype first, as tensors are.
+enum class NumberRounding { Opmath, Compute };
+
+// The operand as the kernel reads it: a tensor of opmath_dtype(compute).
+Tensor kernel_input(const Operand& o, DType compute, NumberRounding rounding = NumberRounding::Compute);
+
+// Which dtypes a kernel accepts, mirroring ATen's dispatch macros.
+enum class Kinds {
+  All,         // bool, integers, floats
+  Numeric,     // integers and floats (no bool)
+  Floating,    // float16, bfloat16, float32, float64
+  Integral,    // bool and integers
+};
+
+// "<op>" not implemented for '<dtype>' (ATen's wording) unless dtype is in kinds.
+void check_kinds(const OpCall& c, DType dtype, Kinds kinds);
+
+// Visits the C++ element type of `dtype`, instantiating the visitor only for
+// the types in K (callers check_kinds first).
+template <Kinds K, typename F>
+decltype(auto) visit_kinds(DType dtype, F&& f) {
+  if constexpr (K == Kinds::Floating) {
+    return visit_floating_dtype(dtype, std::forward<F>(f));
+  } else if constexpr (K == Kinds::Integral) {
+    switch (dtype) {
+      case DType::Bool: return f(TypeTag<bool>{});
+      case DType::UInt8: return f(TypeTag<uint8_t>{});
+      case DType::Int8: return f(TypeTag<int8_t>{});
+      case DType::Int16: return f(TypeTag<int16_t>{});
+      case DType::Int32: return f(TypeTag<int32_t>{});
+      case DType::Int64: return f(TypeTag<int64_t>{});
+      case DType::UInt16: return f(TypeTag<uint16_t>{});
+      case DType::UInt32: return f(TypeTag<uint32_t>{});
+      case DType::UInt64: return f(TypeTag<uint64_t>{});
+      default: fail_unsupported_dtype(dtype, "this integer operation");
+    }
+  } else {
+    return visit_dtype(dtype, std::forward<F>(f));
+  }
+}
+
+namespace detail {
+template <typename F, typename M, size_t N, size_t... I>
+auto apply_at(F& f, const std::array<const M*, N>& src, const std::array<int64_t, N + 1>& off,
+              std::index_sequence<I...>) {
+  return f(src[I][off[I + 1]]...);
+}
+}  // namespace detail
+
+// out = f(in0, in1, ...) elementwise with broadcasting. Every input must be a
+// tensor of opmath_dtype(compute) (see kernel_input); f receives opmath
+// values and its result is rounded into `compute`, or into bool when BoolOut.
+template <Kinds K, bool BoolOut, typename F, typename... In>
+Tensor map_elements(DType compute, F&& f, const In&... inputs) {
+  constexpr size_t N = sizeof...(In);
+  std::array<const Tensor*, N> in{&inputs...};
+  Shape shape;
+  for (const Tensor* t : in) {
+    PT2WEB_CHECK(t->dtype() == opmath_dtype(compute), "map_elements: input of dtype ", dtype_name(t->dtype()),
+                 " for compute dtype ", dtype_name(compute));
+    shape = broadcast_shapes(shape, t->sizes());
+  }
+  Tensor out = Tensor::empty(BoolOut ? DType::Bool : compute, shape);
+  std::array<Shape, N + 1> strides;
+  strides[0] = out.strides();
+  for (size_t k = 0; k < N; ++k) strides[k + 1] = broadcast_strides(*in[k], shape);
+  std::array<const Shape*, N + 1> stride_ptrs;
+  for (size_t k = 0; k <= N; ++k) stride_ptrs[k] = &strides[k];
+  visit_kinds<K>(compute, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using M = opmath_t<T>;
+    using O = std::conditional_t<BoolOut, bool, T>;
+    std::array<const M*, N> src;
+    for (size_t k = 0; k < N; ++k) src[k] = in[k]->template data<M>();
+    O* dst = out.data<O>();
+    for_each_offsets<N + 1>(shape, stride_ptrs, [&](const std::array<int64_t, N + 1>& o) {
+      dst[o[0]] = convert_element<O>(detail::apply_at(f, src, o, std::make_index_sequence<N>{}));
+    });
+  });
+  return out;
+}
+
+// The result of an in-place op (add_, clamp_, ...): checks that `value`'s dtype
+// can be cast to self's (ATen's canCast) and that it has self's shape, then
+// writes it into self's storage and returns self.
+Tensor write_in_place(const OpCall& c, const Tensor& self, const Tensor& value);
+
+// Pushes `value`, or writes it into argument 0 first for in-place variants.
+void push_result(OpCall& c, const Tensor& value, bool in_place);
+
+// A Scalar argument as the kernel's opmath type M (integers wrap, as C++ casts do).
+template <typename M>
+inline M scalar_as(const Scalar& s) {
+  return s.kind == Scalar::Kind::Double ? convert_element<M>(s.d) : convert_element<M>(s.i);
+}
+
+// Integer arithmetic that wraps around on overflow, as torch's kernels do in
+// practice, without C++'s undefined behaviour for signed overflow. Bool
+// behaves as logical or / and; floats are plain arithmetic.
+template <typename M>
+inline M wrapping_add(M a, M b) {
+  if constexpr (std::is_same<M, bool>::value) return a || b;
+  else if constexpr (std::is_integral<M>::value) {
+    using U = std::make_unsigned_t<decltype(a + b)>;
+    return static_cast<M>(static_cast<U>(a) + static_cast<U>(b));
+  } else return a + b;
+}
+template <typename M>
+inline M wrapping_sub(M a, M b) {
+  if constexpr (std::is_same<M, bool>::value) return a != b;
+  else if constexpr (std::is_integral<M>::value) {
+    using U = std::make_unsigned_t<decltype(a - b)>;
+    return static_cast<M>(static_cast<U>(a) - static_cast<U>(b));
+  } else return a - b;
+}
+template <typename M>
+inline M wrapping_mul(M a, M b) {
+  if constexpr (std::is_same<M, bool>::value) return a && b;
+  else if constexpr (std::is_integral<M>::value) {
+    using U = std::make_unsigned_t<decltype(a * b)>;
+    return static_cast<M>(static_cast<U>(a) * static_cast<U>(b));
+  } else return a * b;
+}
+
+// Integer division and remainder with torch's error for a zero divisor; the
+// one overflowing case (lowest / -1) wraps instead of trapping.
+[[noreturn]] void fail_integer_division_by_zero();
+template <typename M>
+inline M int_div_trunc(M a, M b) {
+  if (b == 0) fail_integer_division_by_zero();
+  if constexpr (std::is_signed<M>::value) {
+    if (b == -1) return wrapping_sub(M(0), a);
+  }
+  return static_cast<M>(a / b);
+}
+template <typename M>
+inline M int_rem_trunc(M a, M b) {
+  if (b == 0) fail_integer_division_by_zero();
+  if constexpr (std::is_signed<M>::value) {
+    if (b == -1) return M(0);
+  }
+  return static_cast<M>(a % b);
+}
+
+// clamp(self, min, max) with number bounds (either may be absent, not both);
+// shared by clamp*, hardtanh and relu6.
+Tensor clamp_scalars(const OpCall& c, const Tensor& self, std::optional<Scalar> lo, std::optional<Scalar> hi);
+
+// True for NaN (only floating types have one).
+template <typename M>
+inline bool is_nan(M v) {
+  if constexpr (std::is_floating_point<M>::value) return std::isnan(v);
+  else return false;
+}
+
+}  // namespace elementwise
+
+// Registration of the family's split files, called from the family's main
+// register functions.
+void register_pointwise_pow_ops(OpTable& t);
+void register_pointwise_ternary_ops(OpTable& t);
+
+}  // namespace pt2web

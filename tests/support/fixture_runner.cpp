@@ -1,0 +1,76 @@
+#include "fixture_runner.h"
+
+#include <memory>
+
+#include "cases.h"
+#include "runtime/session.h"
+#include "util/error.h"
+
+namespace pt2web::testing {
+
+int FixtureResult::passed() const {
+  int n = 0;
+  for (const auto& c : cases) n += c.passed ? 1 : 0;
+  return n;
+}
+
+int FixtureResult::failed() const { return static_cast<int>(cases.size()) - passed() + (loaded ? 0 : 1); }
+
+namespace {
+
+std::string check_state(const Session& session, const Case& c) {
+  PyValue state = PyValue::dict();
+  for (auto& [name, t] : session.state_dict()) state.set(PyValue::from_str(name), PyValue::from_tensor(t));
+  for (size_t k = 0; k < c.state_after.keys.size(); ++k) {
+    const std::string& name = c.state_after.keys[k].s;
+    const PyValue* got = state.get(name);
+    if (!got) return "state has no '" + name + "'";
+    std::string r = compare(*got, c.state_after.items[k], c.rtol, c.atol, nullptr, "state['" + name + "']");
+    if (!r.empty()) return r;
+  }
+  return "";
+}
+
+CaseResult run_case(Session& session, const Case& c) {
+  CaseResult result;
+  result.name = c.name;
+  double max_error = 0;
+  try {
+    PyValue out = session.run(c.args, c.kwargs);
+    if (c.expects_error) {
+      result.detail = "ran, but torch rejected this input: " + c.error_message;
+      return result;
+    }
+    std::string r = compare(out, c.expected, c.rtol, c.atol, &max_error);
+    if (r.empty() && c.has_state_after) r = check_state(session, c);
+    if (r.empty() && c.has_args_after) r = compare(c.args, c.args_after, c.rtol, c.atol, nullptr, "args_after");
+    if (r.empty() && c.has_args_after) r = compare(c.kwargs, c.kwargs_after, c.rtol, c.atol, nullptr, "kwargs_after");
+    result.passed = r.empty();
+    result.detail = r.empty() ? "max error " + std::to_string(max_error) : r;
+  } catch (const Error& e) {
+    result.passed = c.expects_error && e.code() == ErrorCode::BadInput;
+    result.detail = std::string(error_code_name(e.code())) + ": " + e.what();
+  }
+  return result;
+}
+
+}  // namespace
+
+FixtureResult run_fixture(const std::string& dir, bool core) {
+  FixtureResult result;
+  std::string model = dir + (core ? "/model.core.pt2" : "/model.pt2");
+  std::unique_ptr<Session> session;
+  try {
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(read_file(model));
+    session = load_session(bytes, model);
+    result.loaded = true;
+  } catch (const std::exception& e) {
+    result.load_error = e.what();
+    return result;
+  }
+  for (const Case& c : read_cases(dir + (core ? "/cases.core.json" : "/cases.json")))
+    result.cases.push_back(run_case(*session, c));
+  return result;
+}
+
+}  // namespace pt2web::testing
