@@ -303,6 +303,23 @@ class Parser {
  private:
   const std::string& text_;
   size_t pos_ = 0;
+  int depth_ = 0;
+
+  // Bounds recursion so that hostile text cannot exhaust the stack.
+  class Nesting {
+   public:
+    explicit Nesting(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxDepth) p_.error("the expression is nested too deeply", p_.pos_);
+    }
+    ~Nesting() { --p_.depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+
+   private:
+    // Each bracket or call level costs three guards: about 200 levels.
+    static constexpr int kMaxDepth = 600;
+    Parser& p_;
+  };
 
   [[noreturn]] void error(const std::string& what, size_t at) const {
     fail(ErrorCode::BadFile, "cannot parse the symbolic expression \"", text_, "\": ", what,
@@ -342,6 +359,7 @@ class Parser {
   }
 
   ExprPtr parse_or() {
+    Nesting guard(*this);
     std::vector<ExprPtr> parts{parse_and()};
     while (accept("|")) parts.push_back(parse_and());
     return parts.size() == 1 ? parts[0] : make_node(Op::Or, std::move(parts));
@@ -354,6 +372,7 @@ class Parser {
   }
 
   ExprPtr parse_not() {
+    Nesting guard(*this);
     if (accept("~")) return make_node(Op::Not, {parse_not()});
     return parse_compare();
   }
@@ -415,6 +434,7 @@ class Parser {
   }
 
   ExprPtr parse_unary() {
+    Nesting guard(*this);
     size_t start = pos_;
     if (accept("-")) {
       ExprPtr inner = parse_unary();

@@ -110,6 +110,9 @@ std::string items(size_t n) { return std::to_string(n) + (n == 1 ? " item" : " i
 
 class SpecReader {
  public:
+  // Real specs are a few levels deep; the bound keeps recursion safe.
+  static constexpr int kMaxDepth = 500;
+
   TreeSpec read(const std::string& text) {
     json doc;
     try {
@@ -130,7 +133,8 @@ class SpecReader {
     fail(ErrorCode::BadFile, "bad TreeSpec at ", where, ": ", what);
   }
 
-  TreeSpec node(const json& j, const std::string& where) {
+  TreeSpec node(const json& j, const std::string& where, int depth = 0) {
+    if (depth > kMaxDepth) bad(where, "the spec is nested too deeply");
     if (!j.is_object() || !j.contains("type") || !j.contains("context") ||
         !j.contains("children_spec") || !j["children_spec"].is_array())
       bad(where, "expected an object with type, context and children_spec");
@@ -144,7 +148,8 @@ class SpecReader {
     TreeSpec s;
     s.type = type.get<std::string>();
     for (size_t i = 0; i < children.size(); ++i)
-      s.children.push_back(node(children[i], where + ".children_spec[" + std::to_string(i) + "]"));
+      s.children.push_back(
+          node(children[i], where + ".children_spec[" + std::to_string(i) + "]", depth + 1));
     read_context(s, j["context"], where);
     s.num_leaves = count_leaves(s);
     return s;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <set>
 
+#include "tensor/allocator.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -276,12 +277,15 @@ std::vector<Value> Executor::run_plan(const GraphPlan& plan, const std::vector<V
     for (const auto& src : node.args) args.push_back(materialize(src, slots));
     OpCall call(node.op->schema, std::move(args), this);
     auto start = observer_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    const void* outer_tag = allocation_tag();
+    set_allocation_tag(&node);
     try {
       node.op->kernel(call);
     } catch (const Error& e) {
       throw Error(e.code(), "while running node '" + node_label(*node.node) + "' (" +
                                 node.op->schema.qualified_name() + "): " + e.what());
     }
+    set_allocation_tag(outer_tag);
     if (observer_) {
       std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
       observer_->node_finished(node, elapsed.count());

@@ -1,7 +1,6 @@
 #include "runtime/session.h"
 
 #include "io/pt2_loader.h"
-#include "runtime/input_binding.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -39,8 +38,56 @@ Tensor Session::state_tensor(const InputSpec& spec) const {
   }
 }
 
+namespace {
+
+constexpr size_t kMaxPlans = 16;
+
+// Shapes and dtypes of the tensor inputs: runs with equal signatures allocate alike.
+std::string shape_signature(const BoundInputs& bound) {
+  std::string key;
+  for (const PyValue& leaf : bound.leaves) {
+    if (leaf.kind == PyValue::Kind::Tensor) {
+      key += dtype_name(leaf.tensor.dtype());
+      key += shape_to_string(leaf.tensor.sizes());
+    }
+    key += ';';
+  }
+  return key;
+}
+
+}  // namespace
+
 PyValue Session::run(const PyValue& args, const PyValue& kwargs) {
   BoundInputs bound = bind_user_inputs(program_, args, kwargs);
+  std::string key = shape_signature(bound);
+  auto it = plans_.find(key);
+  if (it != plans_.end()) {
+    PlannedAllocator allocator(it->second, arena_);
+    ScopedStorageAllocator scope(&allocator);
+    last_plan_ = &it->second;
+    return execute(bound);
+  }
+  RecordingAllocator recorder;
+  PyValue outputs;
+  {
+    ScopedStorageAllocator scope(&recorder);
+    outputs = execute(bound);
+  }
+  if (plans_.size() >= kMaxPlans) {
+    plans_.erase(plan_order_.front());
+    plan_order_.erase(plan_order_.begin());
+  }
+  MemoryPlan& plan = plans_[key] = plan_memory(recorder.lifetimes());
+  plan_order_.push_back(key);
+  if (plan.arena_bytes > arena_bytes_) {
+    arena_ = allocate_arena(plan.arena_bytes);
+    arena_bytes_ = plan.arena_bytes;
+  }
+  last_plan_ = &plan;
+  return outputs;
+}
+
+PyValue Session::execute(const BoundInputs& bound) {
   std::vector<Value> placeholders;
   std::map<std::string, size_t> user_input_leaf;  // placeholder name -> leaf index
   size_t next_leaf = 0;
@@ -86,6 +133,15 @@ std::vector<std::pair<std::string, Tensor>> Session::state_dict() const {
     out.emplace_back(name, it != buffers_.end() ? it->second : program_.state_dict.at(name));
   }
   return out;
+}
+
+void Session::set_buffer(const std::string& name, const Tensor& value) {
+  auto it = buffers_.find(name);
+  if (it == buffers_.end()) fail(ErrorCode::BadInput, "the program has no buffer named '", name, "'");
+  if (it->second.sizes() != value.sizes())
+    fail(ErrorCode::BadInput, "buffer '", name, "' has shape ", shape_to_string(it->second.sizes()), ", got ",
+         shape_to_string(value.sizes()));
+  it->second.copy_from(value);
 }
 
 void Session::reset_state() {

@@ -22,6 +22,8 @@
 #include "io/zip_archive.h"
 #include "program/exported_program.h"
 #include "runtime/executor.h"
+#include "runtime/input_binding.h"
+#include "runtime/memory_plan.h"
 
 namespace pt2web {
 
@@ -38,16 +40,34 @@ class Session {
   std::vector<std::pair<std::string, Tensor>> state_dict() const;
   // Restores every buffer to the value it had when the program was loaded.
   void reset_state();
+  // Overwrites one buffer's current value. Throws Error(BadInput) when the
+  // program has no such buffer or the shape differs.
+  void set_buffer(const std::string& name, const Tensor& value);
+  // Current values of the buffers, by name.
+  const std::map<std::string, Tensor>& buffers() const { return buffers_; }
 
   void set_observer(NodeObserver* observer) { executor_.set_observer(observer); }
 
+  // Activation memory of the last run: the planned arena's bytes (0 before a
+  // plan exists), and what the same buffers take without reuse.
+  size_t planned_bytes() const { return last_plan_ ? last_plan_->arena_bytes : 0; }
+  size_t unplanned_bytes() const { return last_plan_ ? last_plan_->naive_bytes : 0; }
+
  private:
   Tensor state_tensor(const InputSpec& spec) const;
+  PyValue execute(const BoundInputs& bound);
 
   ExportedProgram program_;
   Executor executor_;
   std::map<std::string, Tensor> buffers_;          // mutable copies, by buffer name
   std::map<std::string, Tensor> initial_buffers_;  // loaded values
+  // Memory plans by input-shape signature, and one arena shared by them
+  // (runs are sequential, so the largest plan's arena serves them all).
+  std::map<std::string, MemoryPlan> plans_;
+  std::vector<std::string> plan_order_;  // oldest first, for eviction
+  std::shared_ptr<uint8_t> arena_;
+  size_t arena_bytes_ = 0;
+  const MemoryPlan* last_plan_ = nullptr;
 };
 
 // Loads, verifies and prepares a program from .pt2 bytes.

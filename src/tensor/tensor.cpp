@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "tensor/allocator.h"
 #include "tensor/dispatch.h"
 #include "tensor/strided_loop.h"
 #include "util/error.h"
@@ -14,7 +15,26 @@ void fail_unsupported_dtype(DType dtype, const char* what) {
   fail(ErrorCode::Unsupported, "dtype ", dtype_name(dtype), " is not supported by ", what);
 }
 
+namespace {
+thread_local StorageAllocator* current_allocator = nullptr;
+thread_local const void* current_tag = nullptr;
+}  // namespace
+
+void set_allocation_tag(const void* tag) { current_tag = tag; }
+const void* allocation_tag() { return current_tag; }
+
+ScopedStorageAllocator::ScopedStorageAllocator(StorageAllocator* allocator) : previous_(current_allocator) {
+  current_allocator = allocator;
+}
+
+ScopedStorageAllocator::~ScopedStorageAllocator() { current_allocator = previous_; }
+
 std::shared_ptr<Storage> Storage::allocate(size_t nbytes) {
+  if (current_allocator != nullptr) return current_allocator->allocate(nbytes);
+  return allocate_heap(nbytes);
+}
+
+std::shared_ptr<Storage> Storage::allocate_heap(size_t nbytes) {
   auto storage = std::make_shared<Storage>();
   // One extra 16 bytes keeps SIMD tail loads of the last element in bounds.
   size_t padded = (nbytes + 16 + 15) & ~size_t(15);

@@ -22,8 +22,11 @@ using Shape = std::vector<int64_t>;
 
 class Storage {
  public:
-  // Zero-filled, 16-byte aligned storage of nbytes bytes.
+  // Zero-filled, 16-byte aligned storage of nbytes bytes, from the thread's
+  // installed StorageAllocator (tensor/allocator.h) or else the heap.
   static std::shared_ptr<Storage> allocate(size_t nbytes);
+  // Always from the heap.
+  static std::shared_ptr<Storage> allocate_heap(size_t nbytes);
   // Borrowed bytes: `owner` keeps them alive for as long as the storage lives.
   static std::shared_ptr<Storage> borrow(uint8_t* data, size_t nbytes,
                                          std::shared_ptr<const void> owner);

@@ -8,6 +8,7 @@
 
 #include "ops/registry.h"
 #include "ops/views.h"
+#include "tensor/half.h"
 #include "util/error.h"
 
 using namespace pt2web;

@@ -239,6 +239,17 @@ TEST_CASE("malformed expressions are BadFile errors naming text and position") {
   }
 }
 
+TEST_CASE("nesting is bounded") {
+  std::string deep = std::string(100, '(') + "s0" + std::string(100, ')');
+  CHECK(printed(deep) == "s0");
+  std::string hostile = std::string(100000, '(') + "s0" + std::string(100000, ')');
+  Error e = thrown_by([&] { SymExpr::parse(hostile); });
+  CHECK(e.code() == ErrorCode::BadFile);
+  CHECK(contains(e.what(), "nested too deeply"));
+  CHECK(thrown_by([] { SymExpr::parse(std::string(100000, '-') + "s0"); }).code() ==
+        ErrorCode::BadFile);
+}
+
 TEST_CASE("evaluation errors are BadInput errors") {
   Error missing = thrown_by([] { eval("s0 + s1", {{"s0", 1}}); });
   CHECK(missing.code() == ErrorCode::BadInput);

@@ -298,6 +298,19 @@ TEST_CASE("malformed specs are BadFile errors") {
   }
 }
 
+TEST_CASE("deeply nested specs are rejected, not a stack overflow") {
+  std::string text = "[1, ";
+  const int depth = 5000;
+  for (int i = 0; i < depth; ++i)
+    text += R"({"type": "builtins.list", "context": "null", "children_spec": [)";
+  text += kLeaf;
+  for (int i = 0; i < depth; ++i) text += "]}";
+  text += "]";
+  Error e = thrown_by([&] { TreeSpec::parse(text); });
+  CHECK(e.code() == ErrorCode::BadFile);
+  CHECK(contains(e.what(), "nested too deeply"));
+}
+
 TEST_CASE("py_kind_name spells Python's type names") {
   CHECK(std::string(py_kind_name(PyValue::Kind::Tensor)) == "Tensor");
   CHECK(std::string(py_kind_name(PyValue::Kind::Int)) == "int");
