@@ -12,6 +12,7 @@
 //   output  = weights @ v
 // Batch dims broadcast as in matmul. 16-bit inputs compute in float32 and
 // round once at the end (the math path upcasts them the same way).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -62,8 +63,8 @@ Tensor additive_mask(const Tensor& mask, const Shape& score_shape, DType compute
   return unary_map(expanded, DType::Bool, compute, [neg_inf](bool keep) { return keep ? M(0) : neg_inf; });
 }
 
-// In place: each row of scores [rows, S] becomes its softmax; returns the
-// rows' logsumexp. Rows that are entirely -inf become zeros (logsumexp 0).
+// In place: each row of scores [rows, S] becomes its softmax and lse[row]
+// its logsumexp. Rows that are entirely -inf become zeros (logsumexp 0).
 template <typename M>
 void safe_softmax_rows(M* scores, M* lse, int64_t rows, int64_t S) {
   const M neg_inf = -std::numeric_limits<M>::infinity();
@@ -245,9 +246,63 @@ AttentionRequest math_request(const OpCall& c, size_t scale_index, size_t gqa_in
   return req;
 }
 
+// ATen's is_non_overlapping_and_dense: the strides are a permutation of a
+// contiguous layout (size-1 dims ignored).
+bool non_overlapping_and_dense(const Tensor& t) {
+  const Shape& sizes = t.sizes();
+  const Shape& strides = t.strides();
+  std::vector<size_t> perm(sizes.size());
+  for (size_t i = 0; i < perm.size(); ++i) perm[i] = i;
+  std::stable_sort(perm.begin(), perm.end(), [&](size_t a, size_t b) {
+    if (sizes[a] < 2) return false;
+    if (sizes[b] < 2) return true;
+    return strides[a] < strides[b];
+  });
+  int64_t expected = 1;
+  for (size_t d : perm) {
+    if (sizes[d] < 2) return true;
+    if (strides[d] != expected) return false;
+    expected *= sizes[d];
+  }
+  return true;
+}
+
+// `values` copied into a tensor laid out like empty_like(like) would be: the
+// same strides when `like` is dense, else contiguous.
+Tensor with_layout_of(const Tensor& values, const Tensor& like) {
+  if (!non_overlapping_and_dense(like)) return values;
+  Tensor out = Tensor::empty(values.dtype(), {values.numel()}).as_strided(like.sizes(), like.strides(), 0);
+  out.copy_from(values);
+  return out;
+}
+
+// Whether eager torch on CPU would run this call through the flash kernel
+// (sdp_utils_cpp's use_flash_attention_cpp). Only the output's memory layout
+// depends on it: the flash kernel returns strides like the query's, the math
+// path a contiguous tensor, and later view() nodes in an exported graph may
+// rely on which one it was.
+bool takes_flash_path(const AttentionRequest& req) {
+  const Tensor &q = req.query, &k = req.key, &v = req.value;
+  if (q.dim() != 4 || k.dim() != 4 || v.dim() != 4) return false;
+  if (k.size(0) != q.size(0) || v.size(0) != q.size(0) || k.size(1) != q.size(1) || v.size(1) != q.size(1))
+    return false;
+  if (k.size(3) != q.size(3) || v.size(3) != q.size(3)) return false;
+  if (q.size(2) == 0 || k.size(2) == 0) return false;
+  if (q.strides()[3] != 1 || k.strides()[3] != 1 || v.strides()[3] != 1) return false;
+  const Tensor& m = req.mask;
+  if (m.defined()) {
+    if (m.dim() != 2 && m.dim() != 4) return false;
+    if ((m.size(-2) != q.size(2) && m.size(-2) != 1) || (m.size(-1) != k.size(2) && m.size(-1) != 1)) return false;
+    if (m.dim() == 4 && ((m.size(0) != 1 && m.size(0) != q.size(0)) || (m.size(1) != 1 && m.size(1) != q.size(1))))
+      return false;
+  }
+  return true;
+}
+
 void sdpa_op(OpCall& c) {
   AttentionRequest req = math_request(c, 6, 7);
-  c.push(attend(req, c.where().c_str()).output);
+  Tensor out = attend(req, c.where().c_str()).output;
+  c.push(takes_flash_path(req) ? with_layout_of(out, req.query) : out);
 }
 
 void sdpa_math_op(OpCall& c) {
@@ -288,8 +343,13 @@ void flash_for_cpu_op(OpCall& c) {
   req.scale = resolve_scale(q, c.optional_double(6));
   apply_gqa(c, req);
   AttentionResult r = attend(req, c.where().c_str());
-  c.push(r.output);
-  c.push(r.logsumexp);
+  // The kernel allocates its output like the query and logsumexp as a
+  // [B, L, H] buffer seen as [B, H, L].
+  c.push(with_layout_of(r.output, q));
+  Tensor lse = Tensor::empty(r.logsumexp.dtype(), {q.size(0), q.size(2), q.size(1)});
+  Tensor lse_view = transpose_view(lse, 1, 2);
+  lse_view.copy_from(r.logsumexp);
+  c.push(lse_view);
 }
 
 }  // namespace

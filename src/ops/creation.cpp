@@ -245,7 +245,8 @@ void linspace_op(OpCall& c) {
       return s.kind == Scalar::Kind::Double ? convert_element<T>(s.d) : convert_element<T>(s.i);
     };
     const S lo = static_cast<S>(as_T(start)), hi = static_cast<S>(as_T(end));
-    const S step = static_cast<S>(convert_element<T>((hi - lo) / static_cast<S>(steps - 1)));
+    S step = (hi - lo) / static_cast<S>(steps - 1);
+    if constexpr (!std::is_integral<T>::value) step = static_cast<S>(convert_element<T>(step));  // rounded to T
     const int64_t halfway = steps / 2;
     T* dst = out.data<T>();
     for (int64_t i = 0; i < steps; ++i)

@@ -204,7 +204,11 @@ Labeled contract_pair(const Labeled& a_in, const Labeled& b_in, const std::vecto
   }
   for (int label : b.labels)
     if (!contains(a.labels, label)) right.push_back(label);
-  auto shared_size = [&](int label) { return std::max(size_of(a, label), size_of(b, label)); };
+  // A size-1 side broadcasts to the other side's size (which may be 0).
+  auto shared_size = [&](int label) {
+    const int64_t sa = size_of(a, label), sb = size_of(b, label);
+    return sa == 1 ? sb : sa;
+  };
   Shape batch_sizes, left_sizes, contracted_sizes, right_sizes;
   for (int label : batch) batch_sizes.push_back(shared_size(label));
   for (int label : left) left_sizes.push_back(size_of(a, label));

@@ -1,5 +1,5 @@
 // Shared machinery of the elementwise family (pointwise*.cpp,
-// comparison_logical.cpp, activations*.cpp): reading operands that may be
+// comparison_logical.cpp, activations.cpp, conversion.cpp): reading operands that may be
 // tensors or numbers, ATen's dtype checks, and an N-ary broadcasting map.
 //
 // How a kernel runs, following ATen's TensorIterator: the inputs are first

@@ -1,4 +1,4 @@
-// Indexing along one dimension: index_select and embedding, gather, the
+// Indexing along one dimension: index_select, embedding, one_hot, gather, the
 // scatter family (scatter, scatter_add, scatter_reduce, and in-place forms),
 // and index_add/index_copy/index_fill (+ in-place forms).
 //
@@ -63,6 +63,30 @@ void embedding_op(OpCall& c) {
   Shape shape = indices.sizes();
   shape.push_back(weight.sizes()[1]);
   c.push(reshape(rows, shape));
+}
+
+// one_hot: int64 [..., num_classes] with a 1 at each input value;
+// num_classes = -1 means one more than the largest value.
+void one_hot_op(OpCall& c) {
+  const Tensor& self = c.tensor(0);
+  int64_t classes = c.int_arg(1);
+  if (self.dtype() != DType::Int64)
+    fail(ErrorCode::BadInput, c.where(), "one_hot is only applicable to index tensor of type LongTensor.");
+  std::vector<int64_t> values = read_indices(self, false, c.where());
+  if (classes == -1) {
+    if (values.empty()) fail(ErrorCode::BadInput, c.where(), "Can not infer total number of classes from empty tensor.");
+    classes = *std::max_element(values.begin(), values.end()) + 1;
+  }
+  for (int64_t v : values) {
+    if (v < 0) fail(ErrorCode::BadInput, c.where(), "Class values must be non-negative.");
+    if (v >= classes) fail(ErrorCode::BadInput, c.where(), "Class values must be smaller than num_classes.");
+  }
+  Shape shape = self.sizes();
+  shape.push_back(classes);
+  Tensor out = Tensor::empty(DType::Int64, shape);
+  int64_t* dst = out.data<int64_t>();
+  for (size_t k = 0; k < values.size(); ++k) dst[static_cast<int64_t>(k) * classes + values[k]] = 1;
+  c.push(out);
 }
 
 // ---- gather / scatter -------------------------------------------------------------
@@ -381,6 +405,7 @@ void register_indexing_scatter_ops(OpTable& t) {
   t.add("aten::index_select(Tensor self, int dim, Tensor index) -> Tensor", index_select_op);
   t.add("aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, "
         "bool sparse=False) -> Tensor", embedding_op);
+  t.add("aten::one_hot(Tensor self, int num_classes=-1) -> Tensor", one_hot_op);
   t.add("aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", gather_op);
   t.add("aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", scatter_op<false>);
   t.add("aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", scatter_op<false>);

@@ -1,6 +1,6 @@
 // Joining and splitting: cat/stack/hstack/vstack/dstack, split/chunk/
-// tensor_split/unbind (views into the input, as in ATen), and the element
-// rearrangements flip/roll/repeat/tile. Padding lives in joining_pad.cpp,
+// tensor_split/unbind (views into the input, as in ATen), meshgrid, and the
+// element rearrangements flip/roll/repeat/tile. Padding lives in joining_pad.cpp,
 // copy_/*_scatter/tril/triu in joining_copy.cpp.
 #include <algorithm>
 
@@ -279,6 +279,39 @@ void tile_op(OpCall& c) {
   c.push(repeat_tensor(c, x, reps));
 }
 
+// ---- meshgrid ------------------------------------------------------------------
+
+// meshgrid: input k (0-d or 1-d) becomes a view varying along dim k of the
+// grid of all input lengths; "xy" indexing swaps the roles of the first two.
+std::vector<Tensor> meshgrid(const OpCall& c, std::vector<Tensor> tensors, const std::string& indexing) {
+  if (indexing != "ij" && indexing != "xy")
+    fail(ErrorCode::BadInput, c.where(), "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: ",
+         indexing);
+  if (tensors.empty()) fail(ErrorCode::BadInput, c.where(), "meshgrid expects a non-empty TensorList");
+  for (const Tensor& t : tensors) {
+    if (t.dim() > 1)
+      fail(ErrorCode::BadInput, c.where(), "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ",
+           shape_to_string(t.sizes()));
+    if (t.dtype() != tensors[0].dtype())
+      fail(ErrorCode::BadInput, c.where(), "meshgrid expects all tensors to have the same dtype");
+  }
+  const bool swap = indexing == "xy" && tensors.size() >= 2;
+  if (swap) std::swap(tensors[0], tensors[1]);
+  Shape grid;
+  for (const Tensor& t : tensors) grid.push_back(t.numel());
+  std::vector<Tensor> out;
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    Shape view(tensors.size(), 1);
+    view[k] = -1;
+    out.push_back(expand_view(reshape(tensors[k], view), grid));
+  }
+  if (swap) std::swap(out[0], out[1]);
+  return out;
+}
+
+void meshgrid_op(OpCall& c) { push_list(c, meshgrid(c, c.tensor_list(0), "ij")); }
+void meshgrid_indexing_op(OpCall& c) { push_list(c, meshgrid(c, c.tensor_list(0), c.string_arg(1))); }
+
 }  // namespace
 
 void register_joining_ops(OpTable& t) {
@@ -304,6 +337,8 @@ void register_joining_ops(OpTable& t) {
   t.add("aten::roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", roll_op);
   t.add("aten::repeat(Tensor self, SymInt[] repeats) -> Tensor", repeat_op);
   t.add("aten::tile(Tensor self, SymInt[] dims) -> Tensor", tile_op);
+  t.add("aten::meshgrid(Tensor[] tensors) -> Tensor[]", meshgrid_op);
+  t.add("aten::meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]", meshgrid_indexing_op);
   register_joining_pad_ops(t);
   register_joining_copy_ops(t);
 }

@@ -290,39 +290,47 @@ void upsample_op(OpCall& c) {
   c.push(upsample(c, c.tensor(0), Rank, c.int_list(1), scales, Mode, has_align && c.bool_arg(2)));
 }
 
+// Rearranges the last three dims of `self`: split them into `split` (five
+// dims), permute those by `perm`, and copy into `merged` (three dims); any
+// leading dims are carried along.
+Tensor rearrange_tail(const Tensor& self, const Shape& split, const std::vector<int64_t>& perm, const Shape& merged) {
+  Shape batch(self.sizes().begin(), self.sizes().end() - 3);
+  const int64_t b = static_cast<int64_t>(batch.size());
+  Shape split_shape = batch, out_shape = batch;
+  split_shape.insert(split_shape.end(), split.begin(), split.end());
+  out_shape.insert(out_shape.end(), merged.begin(), merged.end());
+  std::vector<int64_t> full_perm;
+  for (int64_t i = 0; i < b; ++i) full_perm.push_back(i);
+  for (int64_t p : perm) full_perm.push_back(b + p);
+  return reshape(permute_view(reshape(self, split_shape), full_perm).contiguous(), out_shape);
+}
+
+void check_shuffle_input(const OpCall& c, const Tensor& self, int64_t factor, const char* factor_name) {
+  const std::string op = c.schema().name.substr(6);
+  if (self.dim() < 3)
+    fail(ErrorCode::BadInput, c.where(), op, " expects input to have at least 3 dimensions, but got input with ",
+         self.dim(), " dimension(s)");
+  if (factor <= 0) fail(ErrorCode::BadInput, c.where(), op, " expects a positive ", factor_name, ", but got ", factor);
+}
+
 // pixel_shuffle: [*, C*r*r, H, W] -> [*, C, H*r, W*r] with
 // out[c, h*r+i, w*r+j] = in[c*r*r + i*r + j, h, w].
 void pixel_shuffle_op(OpCall& c) {
   const Tensor& self = c.tensor(0);
   const int64_t r = c.int_arg(1);
-  if (self.dim() < 3)
-    fail(ErrorCode::BadInput, c.where(), "pixel_shuffle expects input to have at least 3 dimensions, but got input "
-         "with ", self.dim(), " dimension(s)");
-  if (r <= 0) fail(ErrorCode::BadInput, c.where(), "pixel_shuffle expects a positive upscale_factor, but got ", r);
+  check_shuffle_input(c, self, r, "upscale_factor");
   const int64_t ch = self.size(-3), h = self.size(-2), w = self.size(-1);
   if (ch % (r * r) != 0)
     fail(ErrorCode::BadInput, c.where(), "pixel_shuffle expects its input's 'channel' dimension to be divisible by "
          "the square of upscale_factor, but input.size(-3)=", ch, " is not divisible by ", r * r);
-  Shape batch(self.sizes().begin(), self.sizes().end() - 3);
-  const int64_t b = static_cast<int64_t>(batch.size());
-  Shape split = batch;
-  for (int64_t s : {ch / (r * r), r, r, h, w}) split.push_back(s);
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < b; ++i) perm.push_back(i);
-  for (int64_t i : {0, 3, 1, 4, 2}) perm.push_back(b + i);
-  Shape out_shape = batch;
-  for (int64_t s : {ch / (r * r), h * r, w * r}) out_shape.push_back(s);
-  c.push(reshape(permute_view(reshape(self, split), perm).contiguous(), out_shape));
+  c.push(rearrange_tail(self, {ch / (r * r), r, r, h, w}, {0, 3, 1, 4, 2}, {ch / (r * r), h * r, w * r}));
 }
 
 // pixel_unshuffle: the inverse, [*, C, H*r, W*r] -> [*, C*r*r, H, W].
 void pixel_unshuffle_op(OpCall& c) {
   const Tensor& self = c.tensor(0);
   const int64_t r = c.int_arg(1);
-  if (self.dim() < 3)
-    fail(ErrorCode::BadInput, c.where(), "pixel_unshuffle expects input to have at least 3 dimensions, but got input "
-         "with ", self.dim(), " dimension(s)");
-  if (r <= 0) fail(ErrorCode::BadInput, c.where(), "pixel_unshuffle expects a positive downscale_factor, but got ", r);
+  check_shuffle_input(c, self, r, "downscale_factor");
   const int64_t ch = self.size(-3), h = self.size(-2), w = self.size(-1);
   if (h % r != 0)
     fail(ErrorCode::BadInput, c.where(), "pixel_unshuffle expects height to be divisible by downscale_factor, but "
@@ -330,16 +338,7 @@ void pixel_unshuffle_op(OpCall& c) {
   if (w % r != 0)
     fail(ErrorCode::BadInput, c.where(), "pixel_unshuffle expects width to be divisible by downscale_factor, but "
          "input.size(-1)=", w, " is not divisible by ", r);
-  Shape batch(self.sizes().begin(), self.sizes().end() - 3);
-  const int64_t b = static_cast<int64_t>(batch.size());
-  Shape split = batch;
-  for (int64_t s : {ch, h / r, r, w / r, r}) split.push_back(s);
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < b; ++i) perm.push_back(i);
-  for (int64_t i : {0, 2, 4, 1, 3}) perm.push_back(b + i);
-  Shape out_shape = batch;
-  for (int64_t s : {ch * r * r, h / r, w / r}) out_shape.push_back(s);
-  c.push(reshape(permute_view(reshape(self, split), perm).contiguous(), out_shape));
+  c.push(rearrange_tail(self, {ch, h / r, r, w / r, r}, {0, 2, 4, 1, 3}, {ch * r * r, h / r, w / r}));
 }
 
 }  // namespace

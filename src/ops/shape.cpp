@@ -1,5 +1,6 @@
 // View and layout operators: view/reshape/permute/transpose/t, (un)squeeze,
-// expand, slice, select, narrow, flatten/unflatten, movedim, unfold,
+// expand, broadcast_to/broadcast_tensors, slice, select, narrow,
+// flatten/unflatten, movedim, unfold,
 // as_strided, diagonal, *_as, atleast_nd, clone/contiguous/alias.
 // View ops share storage with their input, as in ATen.
 #include <algorithm>
@@ -69,6 +70,17 @@ void unflatten_op(OpCall& c) {
 void view_as_op(OpCall& c) { c.push(view_as(c.tensor(0), c.tensor(1).sizes())); }
 void reshape_as_op(OpCall& c) { c.push(reshape(c.tensor(0), c.tensor(1).sizes())); }
 void expand_as_op(OpCall& c) { c.push(expand_view(c.tensor(0), c.tensor(1).sizes())); }
+void broadcast_to_op(OpCall& c) { c.push(expand_view(c.tensor(0), c.int_list(1))); }
+
+// broadcast_tensors: every input expanded (as a view) to the common shape.
+void broadcast_tensors_op(OpCall& c) {
+  std::vector<Tensor> tensors = c.tensor_list(0);
+  Shape shape;
+  for (const Tensor& t : tensors) shape = broadcast_shapes(shape, t.sizes());
+  for (Tensor& t : tensors) t = expand_view(t, shape);
+  c.outputs.push_back(Value::from_tensors(std::move(tensors)));
+}
+
 void ravel_op(OpCall& c) { c.push(reshape(c.tensor(0), {-1})); }
 
 // narrow(dim, start, length): start may count from the end; the window must fit.
@@ -215,6 +227,8 @@ void register_shape_ops(OpTable& t) {
   t.add("aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a)", view_as_op);
   t.add("aten::reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", reshape_as_op);
   t.add("aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a)", expand_as_op);
+  t.add("aten::broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)", broadcast_to_op);
+  t.add("aten::broadcast_tensors(Tensor[] tensors) -> Tensor[]", broadcast_tensors_op);
   t.add("aten::ravel(Tensor(a) self) -> Tensor(a)", ravel_op);
   t.add("aten::narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)", narrow_op);
   t.add("aten::narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)", narrow_tensor_op);

@@ -152,18 +152,22 @@ std::string meta_shape_string(const TensorMeta& meta) {
 
 }  // namespace
 
-BoundInputs bind_user_inputs(const ExportedProgram& program, const PyValue& args, const PyValue& kwargs) {
+BoundInputs bind_user_inputs(const ExportedProgram& program, const PyValue& args, const PyValue& kwargs,
+                             TreeSpec::SequenceMatch sequences) {
   const ModuleCallSignature& call = program.call_signature();
   const TreeSpec& spec = call.in_spec;
   PyValue call_value;
   if (spec.children.size() == 2 && spec.type == "builtins.tuple") {
     PyValue ordered_kwargs = reorder_kwargs(spec.children[1], kwargs);
-    call_value = PyValue::tuple({args, ordered_kwargs});
+    // Positional arguments are a tuple in Python whatever container holds them here.
+    PyValue positional = args;
+    if (positional.kind == PyValue::Kind::List) positional.kind = PyValue::Kind::Tuple;
+    call_value = PyValue::tuple({positional, ordered_kwargs});
   } else {
     call_value = args;
   }
   BoundInputs bound;
-  bound.leaves = spec.flatten(call_value);
+  bound.leaves = spec.flatten(call_value, sequences);
   bound.paths = spec.leaf_paths();
 
   std::vector<const InputSpec*> user_specs;

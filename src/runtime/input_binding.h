@@ -25,7 +25,10 @@ struct BoundInputs {
   std::map<std::string, int64_t> symbols; // values bound to the program's size symbols
 };
 
-BoundInputs bind_user_inputs(const ExportedProgram& program, const PyValue& args, const PyValue& kwargs);
+// `sequences` says whether a list may stand for a tuple and vice versa
+// (Lenient, for callers such as JavaScript that have only arrays) or not (Exact, as torch).
+BoundInputs bind_user_inputs(const ExportedProgram& program, const PyValue& args, const PyValue& kwargs,
+                             TreeSpec::SequenceMatch sequences = TreeSpec::SequenceMatch::Exact);
 
 // A leaf as a graph value (tensor, int, float, bool, str, None).
 Value value_from_leaf(const PyValue& leaf);

@@ -57,8 +57,8 @@ std::string shape_signature(const BoundInputs& bound) {
 
 }  // namespace
 
-PyValue Session::run(const PyValue& args, const PyValue& kwargs) {
-  BoundInputs bound = bind_user_inputs(program_, args, kwargs);
+PyValue Session::run(const PyValue& args, const PyValue& kwargs, TreeSpec::SequenceMatch sequences) {
+  BoundInputs bound = bind_user_inputs(program_, args, kwargs, sequences);
   std::string key = shape_signature(bound);
   auto it = plans_.find(key);
   if (it != plans_.end()) {

@@ -34,7 +34,9 @@ class Session {
   const ExportedProgram& program() const { return program_; }
 
   // args: a Tuple (or List) of positional arguments; kwargs: a Dict.
-  PyValue run(const PyValue& args, const PyValue& kwargs);
+  // `sequences`: see bind_user_inputs (Exact follows torch).
+  PyValue run(const PyValue& args, const PyValue& kwargs,
+              TreeSpec::SequenceMatch sequences = TreeSpec::SequenceMatch::Exact);
 
   // Current parameters and buffers (mutated buffers included), in state-dict order.
   std::vector<std::pair<std::string, Tensor>> state_dict() const;

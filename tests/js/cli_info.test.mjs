@@ -20,7 +20,10 @@ for (const fixture of fixtureNames()) {
       for (const spec of meta.signature.input_specs) {
         if (spec.kind === 'USER_INPUT') assert.ok(stdout.includes(spec.arg.name), `input ${spec.arg.name} missing:\n${stdout}`);
       }
-      for (const op of meta.ops) assert.ok(stdout.includes(op), `operator ${op} missing:\n${stdout}`);
+      // torch lists python callables as '<built-in function mul>'; getitem never is a node of the serialized graph
+      for (const op of meta.ops.filter((name) => !name.startsWith('<'))) {
+        assert.ok(stdout.includes(op), `operator ${op} missing:\n${stdout}`);
+      }
     });
   }
 }

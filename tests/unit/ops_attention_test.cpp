@@ -6,20 +6,17 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/registry.h"
 #include "ops/views.h"
-#include "util/error.h"
+#include "ops_attention_family_test_util.h"
 
 using namespace pt2web;
 
 namespace {
 
-Tensor make(DType dtype, const Shape& shape, const std::vector<double>& values) {
-  Tensor t = Tensor::empty(DType::Float64, shape);
-  REQUIRE(static_cast<int64_t>(values.size()) == t.numel());
-  for (size_t i = 0; i < values.size(); ++i) t.data<double>()[i] = values[i];
-  return t.to(dtype);
-}
+using family_test::call;
+using family_test::check_values;
+using family_test::make;
+using family_test::tv;
 
 Tensor make_bool(const Shape& shape, const std::vector<bool>& values) {
   Tensor t = Tensor::empty(DType::Bool, shape);
@@ -27,36 +24,10 @@ Tensor make_bool(const Shape& shape, const std::vector<bool>& values) {
   return t;
 }
 
-Value tv(const Tensor& t) { return Value::from_tensor(t); }
-
-// Calls an operator with the leading arguments given and the rest at their defaults.
-std::vector<Value> call(const std::string& name, std::vector<Value> args) {
-  const OpEntry* entry = op_table().find(name);
-  REQUIRE(entry != nullptr);
-  for (size_t i = args.size(); i < entry->schema.arguments.size(); ++i) {
-    REQUIRE(entry->schema.arguments[i].default_value.has_value());
-    args.push_back(*entry->schema.arguments[i].default_value);
-  }
-  OpCall c(entry->schema, args, nullptr);
-  entry->kernel(c);
-  return c.outputs;
-}
-
 Tensor sdpa(std::vector<Value> args) { return call("aten::scaled_dot_product_attention.default", args)[0].tensor; }
 
-void check_values(const Tensor& t, const Shape& shape, const std::vector<double>& want, double tol = 1e-6) {
-  REQUIRE(t.sizes() == shape);
-  for (size_t i = 0; i < want.size(); ++i) CHECK(t.item_as_double(i) == Approx(want[i]).margin(tol));
-}
-
 ErrorCode error_of(std::vector<Value> args, const std::string& name = "aten::scaled_dot_product_attention.default") {
-  try {
-    call(name, args);
-  } catch (const Error& e) {
-    return e.code();
-  }
-  FAIL("expected an error");
-  return ErrorCode::Internal;
+  return family_test::error_code_of(name, std::move(args));
 }
 
 const double kInf = std::numeric_limits<double>::infinity();
@@ -199,4 +170,23 @@ TEST_CASE("_scaled_dot_product_flash_attention_for_cpu returns logsumexp", "[att
                  name) == ErrorCode::BadInput);
   Tensor q3 = make(DType::Float32, {1, 2, 1}, {1, 1});
   CHECK(error_of({tv(q3), tv(q3), tv(q3)}, name) == ErrorCode::BadInput);
+}
+
+TEST_CASE("sdpa output takes the query's strides where torch runs the flash kernel", "[attention]") {
+  // [B, L, H, E] memory seen as [B, H, L, E], as multi-head attention builds it.
+  Tensor base = make(DType::Float32, {1, 2, 2, 1}, {1, 2, 3, 4});
+  Tensor q = transpose_view(base, 1, 2);
+  Tensor out = sdpa({tv(q), tv(q), tv(q)});
+  CHECK(out.strides() == q.strides());
+  Tensor reference = sdpa({tv(q.contiguous()), tv(q.contiguous()), tv(q.contiguous())});
+  CHECK(reference.is_contiguous());
+  for (int64_t i = 0; i < 4; ++i) CHECK(out.item_as_double(i) == Approx(reference.item_as_double(i)));
+  // 3-D inputs take the math path: a contiguous result.
+  Tensor q3 = transpose_view(make(DType::Float32, {2, 2, 1}, {1, 2, 3, 4}), 0, 1);
+  CHECK(sdpa({tv(q3), tv(q3), tv(q3)}).is_contiguous());
+  // The CPU flash op's logsumexp is a [B, L, H] buffer seen as [B, H, L].
+  auto flash = call("aten::_scaled_dot_product_flash_attention_for_cpu.default", {tv(q), tv(q), tv(q)});
+  CHECK(flash[0].tensor.strides() == q.strides());
+  CHECK(flash[1].tensor.sizes() == Shape{1, 2, 2});
+  CHECK(flash[1].tensor.strides() == Shape{4, 1, 2});
 }

@@ -86,6 +86,18 @@ TEST_CASE("conv accepts unbatched, empty, non-contiguous, float64 and bfloat16 i
   check_values(yb, {1, 1, 2, 2}, {12, 16, 24, 28});
 }
 
+TEST_CASE("conv3d and conv_transpose3d", "[convolution]") {
+  std::vector<double> ones(8, 1.0);
+  Tensor x = make({1, 1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+  check_values(call("aten::conv3d.default", {T(x), T(make({1, 1, 2, 2, 2}, ones))}), {1, 1, 1, 1, 1}, {36});
+  // A 1x1x1 transposed kernel with stride 2 spreads the input over every other voxel.
+  Tensor y = call("aten::conv_transpose3d.input", {T(x), T(make({1, 1, 1, 1, 1}, {2})), N(), L({2, 2, 2})});
+  REQUIRE(y.sizes() == Shape{1, 1, 3, 3, 3});
+  CHECK(y.item_as_double(0) == 2);
+  CHECK(y.item_as_double(1) == 0);
+  CHECK(y.item_as_double(26) == 16);
+}
+
 TEST_CASE("conv rejects what ATen rejects", "[convolution]") {
   Tensor x = make({1, 1, 3, 3}, kNine);
   Tensor w = make({1, 2, 2, 2}, std::vector<double>(8, 1.0));

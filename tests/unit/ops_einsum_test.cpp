@@ -3,49 +3,34 @@
 // wrap-around, strided inputs and the equation errors torch raises.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 
-#include "ops/registry.h"
 #include "ops/views.h"
-#include "util/error.h"
+#include "ops_attention_family_test_util.h"
 
 using namespace pt2web;
 
 namespace {
 
+using family_test::check_values;
+
 Tensor make(const Shape& shape, const std::vector<double>& values, DType dtype = DType::Float32) {
-  Tensor t = Tensor::empty(DType::Float64, shape);
-  REQUIRE(static_cast<int64_t>(values.size()) == t.numel());
-  for (size_t i = 0; i < values.size(); ++i) t.data<double>()[i] = values[i];
-  return t.to(dtype);
+  return family_test::make(dtype, shape, values);
 }
 
 std::vector<Value> einsum_args(const std::string& eq, const std::vector<Tensor>& ts) {
-  return {Value::from_string(eq), Value::from_tensors(ts), Value::none()};
+  return {Value::from_string(eq), Value::from_tensors(ts)};
 }
 
 Tensor einsum(const std::string& eq, const std::vector<Tensor>& ts) {
-  const OpEntry* entry = op_table().find("aten::einsum.default");
-  REQUIRE(entry != nullptr);
-  OpCall c(entry->schema, einsum_args(eq, ts), nullptr);
-  entry->kernel(c);
-  return c.outputs.at(0).tensor;
+  return family_test::call("aten::einsum.default", einsum_args(eq, ts)).at(0).tensor;
 }
 
 ErrorCode einsum_error(const std::string& eq, const std::vector<Tensor>& ts) {
-  try {
-    einsum(eq, ts);
-  } catch (const Error& e) {
-    return e.code();
-  }
-  FAIL("expected an error for " << eq);
-  return ErrorCode::Internal;
-}
-
-void check_values(const Tensor& t, const Shape& shape, const std::vector<double>& want) {
-  REQUIRE(t.sizes() == shape);
-  for (size_t i = 0; i < want.size(); ++i) CHECK(t.item_as_double(i) == Approx(want[i]));
+  return family_test::error_code_of("aten::einsum.default", einsum_args(eq, ts));
 }
 
 }  // namespace
@@ -93,6 +78,10 @@ TEST_CASE("einsum broadcasts size-1 dims and handles empty dims", "[einsum]") {
                {2, 3}, {0, 0, 0, 0, 0, 0});
   CHECK(einsum("ij,jk->ik", {Tensor::empty(DType::Float32, {0, 2}), m.as_strided({2, 3}, {3, 1}, 0)}).sizes() ==
         Shape{0, 3});
+  // Size 1 against size 0 broadcasts to 0.
+  CHECK(einsum("ij,ij->ij", {row.as_strided({1, 0}, {2, 1}, 0), Tensor::empty(DType::Float32, {3, 0})}).sizes() ==
+        Shape{3, 0});
+  check_values(einsum("ij,ij->i", {make({3, 1}, {1, 2, 3}), Tensor::empty(DType::Float32, {3, 0})}), {3}, {0, 0, 0});
 }
 
 TEST_CASE("einsum reads strided views and keeps dtypes", "[einsum]") {
@@ -135,4 +124,88 @@ TEST_CASE("einsum rejects malformed equations", "[einsum]") {
   CHECK(einsum_error("ii->i", {make({2, 3}, {0, 0, 0, 0, 0, 0})}) == ErrorCode::BadInput);  // diagonal sizes differ
   CHECK(einsum_error("ij,ij->ij", {a, make({3, 2}, {0, 0, 0, 0, 0, 0})}) == ErrorCode::BadInput);  // no broadcast
   CHECK(einsum_error("ij->ij", {a.to(DType::Int32)}) == ErrorCode::Unsupported);
+}
+
+namespace {
+
+// einsum by its definition: every assignment of the subscripts, the product
+// of the operands' elements, summed into the output (explicit outputs, no
+// ellipsis, subscripts a-z only).
+std::vector<double> einsum_by_definition(const std::string& eq, const std::vector<Tensor>& ts, Shape& out_shape) {
+  const size_t arrow = eq.find("->");
+  std::vector<std::string> inputs;
+  for (size_t start = 0;;) {
+    size_t comma = eq.find(',', start);
+    size_t end = comma < arrow ? comma : arrow;
+    inputs.push_back(eq.substr(start, end - start));
+    if (end == arrow) break;
+    start = end + 1;
+  }
+  const std::string output = eq.substr(arrow + 2);
+  std::vector<int64_t> size(26, 0);
+  std::string letters;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    for (size_t d = 0; d < inputs[i].size(); ++d) {
+      const int l = inputs[i][d] - 'a';
+      if (letters.find(inputs[i][d]) == std::string::npos) letters += inputs[i][d];
+      size[l] = std::max(size[l], ts[i].size(d));
+    }
+  out_shape.clear();
+  for (char ch : output) out_shape.push_back(size[ch - 'a']);
+  std::vector<double> out(shape_numel(out_shape), 0.0);
+  std::vector<int64_t> idx(26, 0);
+  std::function<void(size_t)> visit = [&](size_t k) {
+    if (k < letters.size()) {
+      for (idx[letters[k] - 'a'] = 0; idx[letters[k] - 'a'] < size[letters[k] - 'a']; ++idx[letters[k] - 'a'])
+        visit(k + 1);
+      return;
+    }
+    double product = 1;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      int64_t flat = 0;
+      for (size_t d = 0; d < inputs[i].size(); ++d) {
+        const int64_t n = ts[i].size(d);
+        flat = flat * n + (n == 1 ? 0 : idx[inputs[i][d] - 'a']);
+      }
+      product *= ts[i].item_as_double(flat);
+    }
+    int64_t o = 0;
+    for (char ch : output) o = o * size[ch - 'a'] + idx[ch - 'a'];
+    out[o] += product;
+  };
+  visit(0);
+  return out;
+}
+
+Tensor counting(const Shape& shape, double step) {
+  std::vector<double> v(shape_numel(shape));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = step * static_cast<double>((i * 7) % 11) - 1.0;
+  return make(shape, v);
+}
+
+}  // namespace
+
+TEST_CASE("einsum matches its definition on multi-operand equations", "[einsum]") {
+  struct Case {
+    std::string eq;
+    std::vector<Shape> shapes;
+  };
+  const std::vector<Case> cases = {
+      {"bij,bjk->bik", {{2, 3, 4}, {2, 4, 5}}},
+      {"abc,cd,dbe->ae", {{2, 3, 4}, {4, 2}, {2, 3, 3}}},
+      {"i,i,i->", {{5}, {5}, {5}}},
+      {"aab,bc->ac", {{3, 3, 2}, {2, 4}}},
+      {"ij,jk,kl->li", {{2, 3}, {3, 1}, {4, 2}}},
+      {"abc,ab->cb", {{2, 3, 4}, {1, 3}}},
+      {"ab,cd->dbca", {{2, 3}, {2, 2}}},
+      {"aba->b", {{2, 3, 2}}},
+  };
+  for (const Case& k : cases) {
+    std::vector<Tensor> ts;
+    for (size_t i = 0; i < k.shapes.size(); ++i) ts.push_back(counting(k.shapes[i], 0.25 + 0.1 * i));
+    Shape shape;
+    std::vector<double> want = einsum_by_definition(k.eq, ts, shape);
+    INFO(k.eq);
+    check_values(einsum(k.eq, ts), shape, want, 1e-4);
+  }
 }

@@ -129,6 +129,21 @@ TEST_CASE("pixel_shuffle and pixel_unshuffle are inverse rearrangements", "[pool
   CHECK(error_of("aten::pixel_unshuffle.default", {T(make({1, 1, 1, 3}, {1, 2, 3})), I(2)}) == ErrorCode::BadInput);
 }
 
+TEST_CASE("3-d pools and trilinear upsampling", "[pooling]") {
+  Tensor x = make({1, 1, 2, 2, 2}, iota(8));
+  auto mx = call_all("aten::max_pool3d_with_indices.default", {T(x), L({2, 2, 2})});
+  check_values(mx[0].tensor, {1, 1, 1, 1, 1}, {8});
+  check_values(mx[1].tensor, {1, 1, 1, 1, 1}, {7});
+  check_values(call("aten::avg_pool3d.default", {T(x), L({2, 2, 2})}), {1, 1, 1, 1, 1}, {4.5});
+  check_values(call("aten::adaptive_avg_pool3d.default", {T(x), L({1, 1, 2})}), {1, 1, 1, 1, 2}, {4, 5});
+  check_values(call("aten::upsample_trilinear3d.vec", {T(x), L({2, 2, 2}), B(false), N()}), {1, 1, 2, 2, 2}, iota(8));
+  Tensor up = call("aten::upsample_trilinear3d.vec", {T(x), L({3, 3, 3}), B(true), N()});
+  REQUIRE(up.sizes() == Shape{1, 1, 3, 3, 3});
+  CHECK(up.item_as_double(13) == Approx(4.5));  // the centre averages all eight corners
+  check_values(call("aten::upsample_nearest3d.vec", {T(x), N(), FL({1.0, 1.0, 2.0})}), {1, 1, 2, 2, 4},
+               {1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8});
+}
+
 TEST_CASE("pools reject bad geometry and dtypes", "[pooling]") {
   Tensor x = make({1, 1, 4, 4}, iota(16));
   CHECK(error_of("aten::max_pool2d.default", {T(x), L({2, 2}), L({}), L({2, 2})}) == ErrorCode::BadInput);

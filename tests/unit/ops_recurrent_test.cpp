@@ -5,33 +5,19 @@
 
 #include <cmath>
 
-#include "ops/registry.h"
-#include "util/error.h"
+#include "ops_attention_family_test_util.h"
 
 using namespace pt2web;
 
 namespace {
 
+using family_test::call;
+using family_test::check_values;
+using family_test::tl;
+using family_test::tv;
+
 Tensor make(const Shape& shape, const std::vector<double>& values, DType dtype = DType::Float32) {
-  Tensor t = Tensor::empty(DType::Float64, shape);
-  REQUIRE(static_cast<int64_t>(values.size()) == t.numel());
-  for (size_t i = 0; i < values.size(); ++i) t.data<double>()[i] = values[i];
-  return t.to(dtype);
-}
-
-Value tv(const Tensor& t) { return Value::from_tensor(t); }
-Value tl(const std::vector<Tensor>& ts) { return Value::from_tensors(ts); }
-
-std::vector<Value> call(const std::string& name, std::vector<Value> args) {
-  const OpEntry* entry = op_table().find(name);
-  REQUIRE(entry != nullptr);
-  for (size_t i = args.size(); i < entry->schema.arguments.size(); ++i) {
-    REQUIRE(entry->schema.arguments[i].default_value.has_value());
-    args.push_back(*entry->schema.arguments[i].default_value);
-  }
-  OpCall c(entry->schema, args, nullptr);
-  entry->kernel(c);
-  return c.outputs;
+  return family_test::make(dtype, shape, values);
 }
 
 // (has_biases, num_layers, dropout, train, bidirectional, batch_first)
@@ -43,11 +29,6 @@ std::vector<Value> flags(bool biases, int64_t layers, bool bidirectional, bool b
 std::vector<Value> args_with(std::vector<Value> head, const std::vector<Value>& tail) {
   head.insert(head.end(), tail.begin(), tail.end());
   return head;
-}
-
-void check_values(const Tensor& t, const Shape& shape, const std::vector<double>& want) {
-  REQUIRE(t.sizes() == shape);
-  for (size_t i = 0; i < want.size(); ++i) CHECK(t.item_as_double(i) == Approx(want[i]).margin(1e-6));
 }
 
 double sig(double x) { return 1 / (1 + std::exp(-x)); }
@@ -160,14 +141,7 @@ TEST_CASE("recurrent ops keep float64 and bfloat16", "[recurrent]") {
 TEST_CASE("recurrent ops reject bad parameters and states", "[recurrent]") {
   Tensor x = make({1, 1, 1}, {0.5});
   std::vector<Tensor> params = {make({1, 1}, {1}), make({1, 1}, {1})};
-  auto code = [](const std::string& name, std::vector<Value> args) {
-    try {
-      call(name, args);
-    } catch (const Error& e) {
-      return e.code();
-    }
-    return ErrorCode::Internal;
-  };
+  auto code = family_test::error_code_of;
   // has_biases promises four tensors per layer.
   CHECK(code("aten::rnn_tanh.input", args_with({tv(x), tv(make({1, 1, 1}, {0})), tl(params)},
                                                flags(true, 1, false, false))) == ErrorCode::BadInput);

@@ -340,3 +340,21 @@ TEST_CASE("*_like ops keep dtype and a permuted layout", "[shape_indexing]") {
   CHECK(n.dtype() == DType::Int64);
   check(n, {2, 1}, {1, 1});
 }
+
+TEST_CASE("meshgrid, broadcast_tensors and one_hot", "[shape_indexing]") {
+  Tensor a = f32({2}, {1, 2}), b = f32({3}, {3, 4, 5});
+  auto ij = run("aten::meshgrid.indexing", {Ts({a, b}), S("ij")}).at(0).tensors;
+  REQUIRE(ij.size() == 2);
+  check(ij[0], {2, 3}, {1, 1, 1, 2, 2, 2});
+  check(ij[1], {2, 3}, {3, 4, 5, 3, 4, 5});
+  auto xy = run("aten::meshgrid.indexing", {Ts({a, b}), S("xy")}).at(0).tensors;
+  check(xy[0], {3, 2}, {1, 2, 1, 2, 1, 2});
+  check(xy[1], {3, 2}, {3, 3, 4, 4, 5, 5});
+  auto bt = run("aten::broadcast_tensors.default", {Ts({f32({2, 1}, {1, 2}), b})}).at(0).tensors;
+  CHECK(bt[0].sizes() == Shape{2, 3});
+  CHECK(bt[1].sizes() == Shape{2, 3});
+  check(run1("aten::one_hot.default", {T(i64({3}, {0, 2, 1}))}), {3, 3}, {1, 0, 0, 0, 0, 1, 0, 1, 0});
+  CHECK(run1("aten::one_hot.default", {T(i64({1}, {1})), I(4)}).sizes() == Shape{1, 4});
+  CHECK(error_of("aten::one_hot.default", {T(i64({1}, {4})), I(4)}) == ErrorCode::BadInput);
+  CHECK(error_of("aten::one_hot.default", {T(i64({1}, {-1}))}) == ErrorCode::BadInput);
+}
