@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "js_util.h"
 #include "util/error.h"
 
 namespace pt2web::js {
@@ -61,7 +62,7 @@ void copy_from_js(const val& bytes, void* dst, size_t n) {
 Shape shape_from_js(const val& v, const std::string& path) {
   if (!v.isArray()) fail(ErrorCode::BadInput, "tensor at ", path, ": shape must be an array of sizes");
   Shape shape;
-  const int64_t rank = v["length"].as<int64_t>();
+  const int64_t rank = js_length(v);
   for (int64_t d = 0; d < rank; ++d) {
     val size = v[d];
     double x = size.isNumber() ? size.as<double>() : -1;
@@ -95,7 +96,7 @@ Tensor tensor_from_js(const val& v, const std::string& path) {
     fail(ErrorCode::BadInput, "tensor at ", path, ": a ", dtype_name(dtype), " tensor needs its data in a ",
          type.constructor, ", got a ", got);
   const int64_t numel = shape_numel(shape);
-  const int64_t length = data["length"].as<int64_t>();
+  const int64_t length = js_length(data);
   if (length != numel * type.lanes)
     fail(ErrorCode::BadInput, "tensor at ", path, ": shape ", shape_to_string(shape), " needs ",
          numel * type.lanes, " elements but data has ", length);
@@ -124,7 +125,7 @@ void copy_tensor_into(const Tensor& tensor, const val& typed_array) {
   PT2WEB_CHECK(tensor.is_contiguous(), "copy_tensor_into needs a contiguous tensor");
   const size_t n = tensor.nbytes();
   val target = byte_view(typed_array);
-  PT2WEB_CHECK(target["length"].as<size_t>() == n, "typed array size does not match the tensor");
+  PT2WEB_CHECK(js_length(target) == n, "typed array size does not match the tensor");
   if (n == 0) return;
   val heap(emscripten::typed_memory_view(n, static_cast<const uint8_t*>(tensor.raw_data())));
   target.call<void>("set", heap);
@@ -139,7 +140,7 @@ Bytes bytes_from_js(const val& v) {
   } else {
     fail(ErrorCode::BadInput, "program bytes must be a Uint8Array, another ArrayBuffer view or an ArrayBuffer");
   }
-  auto out = std::make_shared<std::vector<uint8_t>>(bytes["length"].as<size_t>());
+  auto out = std::make_shared<std::vector<uint8_t>>(js_length(bytes));
   copy_from_js(bytes, out->data(), out->size());
   return out;
 }

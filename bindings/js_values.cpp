@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "js_tensor.h"
+#include "js_util.h"
 #include "util/error.h"
 
 namespace pt2web::js {
@@ -13,8 +14,6 @@ using emscripten::val;
 namespace {
 
 constexpr double kMaxSafeInteger = 9007199254740991.0;  // 2^53 - 1
-
-std::string type_of(const val& v) { return v.typeOf().as<std::string>(); }
 
 bool is_plain_object(const val& v) { return type_of(v) == "object" && !v.isNull() && !v.isArray(); }
 
@@ -152,7 +151,7 @@ PyValue InputConverter::convert(const val& v, const TreeSpec* spec, const std::s
 PyValue InputConverter::sequence(const val& items, PyValue::Kind kind, const TreeSpec* spec,
                                  const std::string& path) {
   std::vector<PyValue> out;
-  const size_t n = items["length"].as<size_t>();
+  const size_t n = js_length(items);
   const bool has_children = spec && sequence_name(*spec);
   for (size_t i = 0; i < n; ++i) {
     const TreeSpec* child = has_children && i < spec->children.size() ? &spec->children[i] : nullptr;
@@ -164,7 +163,7 @@ PyValue InputConverter::sequence(const val& items, PyValue::Kind kind, const Tre
 PyValue InputConverter::dict_from_object(const val& object, const TreeSpec* spec, const std::string& path) {
   PyValue out = PyValue::dict();
   val keys = val::global("Object").call<val>("keys", object);
-  const size_t n = keys["length"].as<size_t>();
+  const size_t n = js_length(keys);
   for (size_t k = 0; k < n; ++k) {
     std::string name = keys[k].as<std::string>();
     PyValue key = PyValue::from_str(name);
@@ -175,7 +174,7 @@ PyValue InputConverter::dict_from_object(const val& object, const TreeSpec* spec
 
 PyValue InputConverter::dict_from_pairs(const val& pairs, const TreeSpec* spec, const std::string& path) {
   PyValue out = PyValue::dict();
-  const size_t n = pairs["length"].as<size_t>();
+  const size_t n = js_length(pairs);
   for (size_t k = 0; k < n; ++k) {
     val pair = pairs[k];
     if (!pair.isArray() || pair["length"].as<int>() != 2)

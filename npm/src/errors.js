@@ -63,6 +63,23 @@ export function errorFromCode(code, message) {
   return ErrorClass ? new ErrorClass(message) : new Pt2webError(message, code);
 }
 
+/**
+ * Calls into the wasm module and returns the result's value. The bindings
+ * report failures as results; anything thrown instead (a JS exception from
+ * inside the module) is a pt2web bug and becomes an InternalError.
+ */
+export function callNative(fn) {
+  let result;
+  try {
+    result = fn();
+  } catch (cause) {
+    const error = new InternalError(`unexpected failure inside pt2web: ${cause?.message ?? cause}`);
+    error.cause = cause;
+    throw error;
+  }
+  return unwrap(result);
+}
+
 /** Returns a binding result's value, or throws its error ({ok, value} | {ok: false, code, message}). */
 export function unwrap(result) {
   if (result.ok) return result.value;

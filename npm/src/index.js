@@ -4,7 +4,7 @@
 //   const program = await load('model.pt2');
 //   const y = program.run([new Tensor('float32', x, [1, 16])]);
 
-import { errorFromCode, unwrap } from './errors.js';
+import { callNative } from './errors.js';
 import { getModule } from './module.js';
 import { Program } from './program.js';
 import { readSource } from './source.js';
@@ -31,13 +31,9 @@ export async function load(source, options = {}) {
   const module = await getModule();
   const { bytes, label } = await readSource(source, options.label);
   const native = new module.Program();
-  const loaded = native.load(bytes, label);
-  if (!loaded.ok) {
-    native.delete();
-    throw errorFromCode(loaded.code, loaded.message);
-  }
   try {
-    return new Program(native, JSON.parse(unwrap(native.describe())));
+    callNative(() => native.load(bytes, label));
+    return new Program(native, JSON.parse(callNative(() => native.describe())));
   } catch (error) {
     native.delete();
     throw error;
@@ -52,5 +48,5 @@ export async function load(source, options = {}) {
 export async function inspect(source, options = {}) {
   const module = await getModule();
   const { bytes, label } = await readSource(source, options.label);
-  return JSON.parse(unwrap(module.inspectArchive(bytes, label)));
+  return JSON.parse(callNative(() => module.inspectArchive(bytes, label)));
 }

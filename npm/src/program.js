@@ -5,7 +5,7 @@
 // dispose() frees the wasm memory the program holds; programs that are
 // garbage-collected without it are freed too, eventually.
 
-import { Pt2webError, unwrap } from './errors.js';
+import { Pt2webError, callNative } from './errors.js';
 import { Tensor } from './tensor.js';
 import { fromNative } from './values.js';
 
@@ -60,23 +60,23 @@ export class Program {
    * @param {object} kwargs keyword arguments
    */
   run(args = [], kwargs = {}) {
-    return fromNative(unwrap(this.#alive().run(args, kwargs)));
+    return fromNative(callNative(() => this.#alive().run(args, kwargs)));
   }
 
   /** Parameters and buffers (current values) by name, in state-dict order. */
   stateDict() {
-    const pairs = unwrap(this.#alive().stateDict());
+    const pairs = callNative(() => this.#alive().stateDict());
     return Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)]));
   }
 
   /** Restores every buffer to its value at load time. */
   resetState() {
-    unwrap(this.#alive().resetState());
+    callNative(() => this.#alive().resetState());
   }
 
   /** The program printed in the spirit of Python's print(ep). */
   toString() {
-    return unwrap(this.#alive().toString());
+    return callNative(() => this.#alive().toString());
   }
 
   /** Frees the program's wasm memory; the Program cannot be used afterwards. */

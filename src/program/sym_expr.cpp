@@ -386,9 +386,8 @@ class Parser {
       if (!accept(spelling)) continue;
       ExprPtr rhs = parse_sum();
       skip_space();
-      for (const auto& [other, unused] : kOps) {
-        (void)unused;
-        if (text_.compare(pos_, std::char_traits<char>::length(other), other) == 0)
+      for (const auto& other : kOps) {
+        if (text_.compare(pos_, std::char_traits<char>::length(other.first), other.first) == 0)
           error("chained comparisons are not supported", pos_);
       }
       return make_node(op, {lhs, rhs});

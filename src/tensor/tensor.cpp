@@ -165,12 +165,23 @@ void Tensor::copy_from(const Tensor& src) const {
   });
 }
 
-double Tensor::item_as_double(int64_t flat_index) const {
+namespace {
+
+// Offset (in elements, from the first element) of the flat_index-th element
+// in row-major order of the logical shape.
+int64_t element_offset(const Shape& sizes, const Shape& strides, int64_t flat_index) {
   int64_t offset = 0, rest = flat_index;
-  for (size_t i = sizes_.size(); i-- > 0;) {
-    offset += (rest % sizes_[i]) * strides_[i];
-    rest /= sizes_[i];
+  for (size_t i = sizes.size(); i-- > 0;) {
+    offset += (rest % sizes[i]) * strides[i];
+    rest /= sizes[i];
   }
+  return offset;
+}
+
+}  // namespace
+
+double Tensor::item_as_double(int64_t flat_index) const {
+  int64_t offset = element_offset(sizes_, strides_, flat_index);
   return visit_dtype(dtype_, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return convert_element<double>(data<T>()[offset]);
@@ -178,11 +189,7 @@ double Tensor::item_as_double(int64_t flat_index) const {
 }
 
 int64_t Tensor::item_as_int(int64_t flat_index) const {
-  int64_t offset = 0, rest = flat_index;
-  for (size_t i = sizes_.size(); i-- > 0;) {
-    offset += (rest % sizes_[i]) * strides_[i];
-    rest /= sizes_[i];
-  }
+  int64_t offset = element_offset(sizes_, strides_, flat_index);
   return visit_dtype(dtype_, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return convert_element<int64_t>(data<T>()[offset]);

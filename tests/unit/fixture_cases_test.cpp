@@ -2,28 +2,15 @@
 // with the results real torch recorded (tests/fixtures/*/cases*.json).
 #include <catch2/catch.hpp>
 
-#include <dirent.h>
-
 #include <algorithm>
 
+#include "fixture_list.h"
 #include "fixture_runner.h"
 
 using namespace pt2web;
 
 namespace {
 
-std::vector<std::string> fixtures_with_cases() {
-  std::vector<std::string> names;
-  DIR* dir = opendir(PT2WEB_FIXTURES_DIR);
-  REQUIRE(dir != nullptr);
-  while (dirent* e = readdir(dir)) {
-    std::string name = e->d_name;
-    if (name[0] != '.' && name != "README.md") names.push_back(name);
-  }
-  closedir(dir);
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 void check_fixture(const std::string& name, bool core) {
   testing::FixtureResult result = testing::run_fixture(std::string(PT2WEB_FIXTURES_DIR) + "/" + name, core);
@@ -39,7 +26,7 @@ void check_fixture(const std::string& name, bool core) {
 }  // namespace
 
 TEST_CASE("every fixture case matches torch", "[fixtures][cases]") {
-  auto names = fixtures_with_cases();
+  auto names = testing::fixture_names(PT2WEB_FIXTURES_DIR);
   REQUIRE(names.size() >= 19);
   for (const auto& name : names) {
     SECTION(name + " training") { check_fixture(name, false); }

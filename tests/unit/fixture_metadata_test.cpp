@@ -4,12 +4,11 @@
 // dtypes, shapes), range constraints, module call graph and the in/out specs.
 #include <catch2/catch.hpp>
 
-#include <dirent.h>
-
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "cases.h"
+#include "fixture_list.h"
 #include "io/pt2_loader.h"
 #include "program/exported_program.h"
 
@@ -18,18 +17,6 @@ using json = nlohmann::json;
 
 namespace {
 
-std::vector<std::string> fixture_names() {
-  std::vector<std::string> names;
-  DIR* dir = opendir(PT2WEB_FIXTURES_DIR);
-  REQUIRE(dir != nullptr);
-  while (dirent* e = readdir(dir)) {
-    std::string name = e->d_name;
-    if (name[0] != '.' && name != "README.md") names.push_back(name);
-  }
-  closedir(dir);
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 json read_json(const std::string& path) {
   auto bytes = testing::read_file(path);
@@ -136,7 +123,7 @@ void check_program(const std::string& name, bool core) {
 }  // namespace
 
 TEST_CASE("every fixture's metadata matches what torch reported", "[fixtures][metadata]") {
-  auto names = fixture_names();
+  auto names = testing::fixture_names(PT2WEB_FIXTURES_DIR);
   REQUIRE(names.size() >= 19);
   for (const auto& name : names) {
     SECTION(name + " training") { check_program(name, false); }

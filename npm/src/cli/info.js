@@ -30,7 +30,7 @@ function table(rows, indent = '  ') {
   const widths = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, String(cell).length)));
   return rows
-    .map((row) => indent + row.map((cell, i) => (i === row.length - 1 ? cell : String(cell).padEnd(widths[i]))).join('  '))
+    .map((row) => (indent + row.map((cell, i) => String(cell).padEnd(widths[i])).join('  ')).trimEnd())
     .join('\n');
 }
 
