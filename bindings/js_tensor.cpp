@@ -62,8 +62,8 @@ void copy_from_js(const val& bytes, void* dst, size_t n) {
 Shape shape_from_js(const val& v, const std::string& path) {
   if (!v.isArray()) fail(ErrorCode::BadInput, "tensor at ", path, ": shape must be an array of sizes");
   Shape shape;
-  const int64_t rank = js_length(v);
-  for (int64_t d = 0; d < rank; ++d) {
+  const size_t rank = js_length(v);
+  for (size_t d = 0; d < rank; ++d) {
     val size = v[d];
     double x = size.isNumber() ? size.as<double>() : -1;
     if (!(x >= 0) || std::floor(x) != x || x > 9.0e15)

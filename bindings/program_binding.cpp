@@ -19,13 +19,13 @@ std::string description_text(const ExportedProgram& program, const ArchiveLayout
   return describe_program(program, &layout).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// An in-place ATen overload: the operator name ends in '_' ("aten.add_.Tensor").
+// An in-place ATen overload: the operator name ends in '_' ("aten::add_.Tensor").
 bool is_in_place(const std::string& target) {
   std::string qualified = qualified_op_name(target);  // "aten::add_.Tensor"
-  size_t start = qualified.find("::");
-  size_t dot = qualified.find('.', start == std::string::npos ? 0 : start + 2);
-  std::string name = qualified.substr(start == std::string::npos ? 0 : start + 2,
-                                      dot == std::string::npos ? std::string::npos : dot - start - 2);
+  size_t separator = qualified.find("::");
+  size_t begin = separator == std::string::npos ? 0 : separator + 2;
+  size_t end = qualified.find('.', begin);
+  std::string name = qualified.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
   return !name.empty() && name.back() == '_';
 }
 

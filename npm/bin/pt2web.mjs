@@ -4,6 +4,7 @@
 import { check } from '../src/cli/check.js';
 import { demo } from '../src/cli/demo.js';
 import { info } from '../src/cli/info.js';
+import { Pt2webError } from '../src/errors.js';
 
 const USAGE = `usage: pt2web COMMAND
 
@@ -36,6 +37,7 @@ async function main(argv) {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  console.error(`pt2web: ${error.code ? `${error.code}: ` : ''}${error.message}`);
+  const code = error instanceof Pt2webError ? `${error.code}: ` : '';
+  console.error(`pt2web: ${code}${error.message}`);
   process.exitCode = 1;
 }

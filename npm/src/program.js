@@ -60,23 +60,27 @@ export class Program {
    * @param {object} kwargs keyword arguments
    */
   run(args = [], kwargs = {}) {
-    return fromNative(callNative(() => this.#alive().run(args, kwargs)));
+    const native = this.#alive();
+    return fromNative(callNative(() => native.run(args, kwargs)));
   }
 
   /** Parameters and buffers (current values) by name, in state-dict order. */
   stateDict() {
-    const pairs = callNative(() => this.#alive().stateDict());
+    const native = this.#alive();
+    const pairs = callNative(() => native.stateDict());
     return Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)]));
   }
 
   /** Restores every buffer to its value at load time. */
   resetState() {
-    callNative(() => this.#alive().resetState());
+    const native = this.#alive();
+    callNative(() => native.resetState());
   }
 
   /** The program printed in the spirit of Python's print(ep). */
   toString() {
-    return callNative(() => this.#alive().toString());
+    const native = this.#alive();
+    return callNative(() => native.toString());
   }
 
   /** Frees the program's wasm memory; the Program cannot be used afterwards. */

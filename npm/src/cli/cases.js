@@ -52,7 +52,12 @@ export function decodeCall(testCase) {
 
 /** Parses a cases.json file. */
 export async function readCases(path) {
-  const cases = JSON.parse(await readFile(path, 'utf8'));
+  let cases;
+  try {
+    cases = JSON.parse(await readFile(path, 'utf8'));
+  } catch (cause) {
+    throw new Error(`cannot read cases: ${cause.message}`);
+  }
   if (cases.format !== 'pt2web-cases/1') throw new Error(`${path}: unknown format ${cases.format}`);
   return cases;
 }

@@ -56,10 +56,10 @@ export async function demo() {
       total += predicted.length;
       agree += matches;
       if (predicted.length === 1) {
-        console.log(`${testCase.name}: predicted ${predicted[0]}, expected ${expected[0]}  ${matches ? 'ok' : 'MISMATCH'}`);
+        console.log(`case ${testCase.name}: predicted ${predicted[0]}, expected ${expected[0]}  ${matches ? 'ok' : 'MISMATCH'}`);
         console.log(drawDigit(args[0].data, 0));
       } else {
-        console.log(`${testCase.name}: ${matches}/${predicted.length} predictions match`);
+        console.log(`case ${testCase.name}: ${matches}/${predicted.length} predictions match`);
         console.log(`    predicted ${predicted.join(' ')}`);
         console.log(`    expected  ${expected.join(' ')}`);
       }
