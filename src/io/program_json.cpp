@@ -321,7 +321,9 @@ class Parser {
   }
 
   InputSpec parse_input_spec(const json& j, const std::string& path) const {
-    auto [key, p] = variant(j, path);
+    const auto active = variant(j, path);  // not a structured binding: the lambdas below capture it
+    const std::string& key = active.first;
+    const json* p = active.second;
     InputSpec s;
     auto arg_of = [&](const json& obj) {
       Argument a;
@@ -367,7 +369,9 @@ class Parser {
   }
 
   OutputSpec parse_output_spec(const json& j, const std::string& path) const {
-    auto [key, p] = variant(j, path);
+    const auto active = variant(j, path);  // not a structured binding: the lambdas below capture it
+    const std::string& key = active.first;
+    const json* p = active.second;
     OutputSpec s;
     auto tensor_arg = [&]() {
       Argument a;
