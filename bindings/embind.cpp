@@ -11,8 +11,12 @@ EMSCRIPTEN_BINDINGS(pt2web) {
       .function("load", &ProgramBinding::load)
       .function("describe", &ProgramBinding::describe)
       .function("run", &ProgramBinding::run)
+      .function("runProfiled", &ProgramBinding::run_profiled)
+      .function("memory", &ProgramBinding::memory)
+      .function("exampleInputs", &ProgramBinding::example_inputs)
       .function("stateDict", &ProgramBinding::state_dict)
       .function("resetState", &ProgramBinding::reset_state)
       .function("toString", &ProgramBinding::printed);
   emscripten::function("inspectArchive", &pt2web::js::inspect_archive);
+  emscripten::function("heapStats", &pt2web::js::heap_stats);
 }

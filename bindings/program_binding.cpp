@@ -1,5 +1,10 @@
 #include "program_binding.h"
 
+#include <malloc.h>
+
+#include <algorithm>
+#include <map>
+
 #include "io/pt2_loader.h"
 #include "js_result.h"
 #include "js_tensor.h"
@@ -45,6 +50,49 @@ bool may_mutate_inputs(const ExportedProgram& program) {
   return !program.signature.user_inputs_to_mutate().empty() || graph_mutates_in_place(program.graph);
 }
 
+// Sums node times per operator target.
+class OperatorProfile : public NodeObserver {
+ public:
+  void node_finished(const PreparedNode& node, double milliseconds) override {
+    Entry& entry = by_target_[node.node->target];
+    entry.calls += 1;
+    entry.ms += milliseconds;
+  }
+
+  val to_js() const {
+    std::vector<std::pair<std::string, Entry>> rows(by_target_.begin(), by_target_.end());
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.ms > b.second.ms; });
+    val out = val::array();
+    for (size_t i = 0; i < rows.size(); ++i) {
+      val row = val::object();
+      row.set("target", rows[i].first);
+      row.set("calls", rows[i].second.calls);
+      row.set("ms", rows[i].second.ms);
+      out.set(i, row);
+    }
+    return out;
+  }
+
+ private:
+  struct Entry {
+    int calls = 0;
+    double ms = 0;
+  };
+  std::map<std::string, Entry> by_target_;
+};
+
+// Detaches the observer however the run ends.
+class ObserverScope {
+ public:
+  ObserverScope(Session& session, NodeObserver* observer) : session_(session) { session_.set_observer(observer); }
+  ~ObserverScope() { session_.set_observer(nullptr); }
+  ObserverScope(const ObserverScope&) = delete;
+  ObserverScope& operator=(const ObserverScope&) = delete;
+
+ private:
+  Session& session_;
+};
+
 }  // namespace
 
 const Session& ProgramBinding::session() const {
@@ -77,15 +125,42 @@ val ProgramBinding::describe() const {
   });
 }
 
+val ProgramBinding::run_session(const val& args, const val& kwargs) {
+  Session& s = session();
+  InputConverter inputs(s.program().call_signature().in_spec);
+  PyValue py_args = inputs.args(args);
+  PyValue py_kwargs = inputs.kwargs(kwargs);
+  PyValue outputs = s.run(py_args, py_kwargs);
+  if (mutates_inputs_) inputs.write_back();
+  return to_js(outputs);
+}
+
 val ProgramBinding::run(const val& args, const val& kwargs) {
+  return guarded([&] { return run_session(args, kwargs); });
+}
+
+val ProgramBinding::run_profiled(const val& args, const val& kwargs) {
   return guarded([&] {
-    Session& s = session();
-    InputConverter inputs(s.program().call_signature().in_spec);
-    PyValue py_args = inputs.args(args);
-    PyValue py_kwargs = inputs.kwargs(kwargs);
-    PyValue outputs = s.run(py_args, py_kwargs);
-    if (mutates_inputs_) inputs.write_back();
-    return to_js(outputs);
+    OperatorProfile profile;
+    val outputs = val::undefined();
+    {
+      ObserverScope scope(session(), &profile);
+      outputs = run_session(args, kwargs);
+    }
+    val result = val::object();
+    result.set("outputs", outputs);
+    result.set("profile", profile.to_js());
+    return result;
+  });
+}
+
+val ProgramBinding::memory() const {
+  return guarded([&] {
+    const Session& s = session();
+    val result = val::object();
+    result.set("plannedBytes", static_cast<double>(s.planned_bytes()));
+    result.set("unplannedBytes", static_cast<double>(s.unplanned_bytes()));
+    return result;
   });
 }
 
@@ -110,6 +185,14 @@ val ProgramBinding::reset_state() {
   });
 }
 
+val ProgramBinding::example_inputs() const {
+  return guarded([&] {
+    const auto& example = session().program().example_inputs;
+    if (!example) return val::null();
+    return to_js(*example);
+  });
+}
+
 val ProgramBinding::printed() const {
   return guarded([&] { return val(print_program(session().program())); });
 }
@@ -121,6 +204,14 @@ val inspect_archive(const val& bytes, const std::string& label) {
     verify_program(program);
     return val(description_text(program, layout));
   });
+}
+
+val heap_stats() {
+  struct mallinfo info = mallinfo();
+  val result = val::object();
+  result.set("inUse", static_cast<double>(info.uordblks));
+  result.set("heapSize", val::module_property("HEAP8")["length"]);
+  return result;
 }
 
 }  // namespace pt2web::js

@@ -25,14 +25,25 @@ class ProgramBinding {
   emscripten::val describe() const;
   // args: a JS array; kwargs: a plain object. Result value: the outputs.
   emscripten::val run(const emscripten::val& args, const emscripten::val& kwargs);
+  // Like run(), timing every node. Result value: {outputs, profile}, where
+  // profile lists {target, calls, ms} per operator, slowest first.
+  emscripten::val run_profiled(const emscripten::val& args, const emscripten::val& kwargs);
+  // Result value: {plannedBytes, unplannedBytes} of the last run's activation
+  // memory (the arena, and what the same buffers take without reuse); zeros
+  // before the first run.
+  emscripten::val memory() const;
   // Result value: an array of [name, tensor] pairs in state-dict order.
   emscripten::val state_dict() const;
   emscripten::val reset_state();
+  // Result value: the archive's example inputs as [args, kwargs] (what
+  // torch.export was given), or null when the archive holds none.
+  emscripten::val example_inputs() const;
   // Result value: print_program() text.
   emscripten::val printed() const;
 
  private:
   const Session& session() const;
+  emscripten::val run_session(const emscripten::val& args, const emscripten::val& kwargs);
   Session& session();
 
   std::unique_ptr<Session> session_;
@@ -44,5 +55,9 @@ class ProgramBinding {
 // so programs with unsupported operators can still be inspected.
 // Result value: the describe_program() JSON text.
 emscripten::val inspect_archive(const emscripten::val& bytes, const std::string& label);
+
+// The module's heap: {inUse: bytes malloc has handed out and not taken back,
+// heapSize: the wasm memory's size}. For leak tests and memory reports.
+emscripten::val heap_stats();
 
 }  // namespace pt2web::js
