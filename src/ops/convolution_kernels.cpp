@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/conv/depthwise_conv.h"
 #include "kernels/gemm/gemm.h"
 
 namespace pt2web {
@@ -93,12 +94,45 @@ bool is_pointwise(const ConvShape& s) {
   return true;
 }
 
+// One input channel per group, over at most two spatial dims: the direct
+// depthwise kernel applies (float32 only).
+bool is_depthwise_2d(const ConvShape& s) {
+  return s.groups == s.in_channels && s.groups > 1 && s.input[0] == 1 && s.output[0] == 1 && s.kernel[0] == 1;
+}
+
+DepthwiseShape depthwise_shape(const ConvShape& s) {
+  DepthwiseShape d;
+  d.channels_in = s.in_channels;
+  d.multiplier = s.out_channels / s.groups;
+  d.in_h = s.input[1], d.in_w = s.input[2], d.out_h = s.output[1], d.out_w = s.output[2];
+  d.kernel_h = s.kernel[1], d.kernel_w = s.kernel[2];
+  d.stride_h = s.stride[1], d.stride_w = s.stride[2];
+  d.pad_h = s.pad[1], d.pad_w = s.pad[2];
+  d.dilation_h = s.dilation[1], d.dilation_w = s.dilation[2];
+  return d;
+}
+
+template <typename T>
+bool try_depthwise(const ConvShape&, const T*, const T*, const T*, T*) {
+  return false;
+}
+
+template <>
+bool try_depthwise<float>(const ConvShape& s, const float* x, const float* w, const float* b, float* y) {
+  if (!is_depthwise_2d(s)) return false;
+  const DepthwiseShape d = depthwise_shape(s);
+  const int64_t in_image = s.in_channels * volume(s.input), out_image = s.out_channels * volume(s.output);
+  for (int64_t n = 0; n < s.batch; ++n) depthwise_conv2d_f32(d, x + n * in_image, w, b, y + n * out_image);
+  return true;
+}
+
 }  // namespace
 
 template <typename T>
 void conv_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) {
   const int64_t in_plane = volume(s.input), out_plane = volume(s.output), K = volume(s.kernel);
   const int64_t cin_g = s.in_channels / s.groups, cout_g = s.out_channels / s.groups;
+  if (try_depthwise(s, x, w, b, y)) return;
   // A 1x1 kernel with unit stride and no padding needs no im2col: the input is the column matrix.
   const bool pointwise = is_pointwise(s);
   std::vector<T> cols(pointwise ? 0 : static_cast<size_t>(s.in_channels * K * out_plane));

@@ -42,31 +42,63 @@ void matmul_loop(int64_t M, int64_t N, int64_t K, const T* a, const T* b, T* c) 
     }
 }
 
-// [M,K] x [K,N] -> [M,N] (2-D tensors of one dtype; any strides).
-Tensor matmul_2d(const Tensor& a, const Tensor& b) {
+// The float32 view of a 2-D float32 tensor, strides included (no copy).
+MatrixF32 matrix_view(const Tensor& t) { return {t.data<float>(), t.strides()[0], t.strides()[1]}; }
+
+bool computes_in_float32(DType d) { return d == DType::Float32 || d == DType::Float16 || d == DType::BFloat16; }
+
+void check_inner_sizes(const Tensor& a, const Tensor& b) {
+  if (b.size(0) != a.size(1))
+    fail(ErrorCode::BadInput, "mat1 and mat2 shapes cannot be multiplied (", a.size(0), "x", a.size(1), " and ",
+         b.size(0), "x", b.size(1), ")");
+}
+
+// c[M,N] (row stride N) = a[M,K] x b[K,N] for 2-D tensors of dtype T != bool (any strides).
+template <typename T>
+void matmul_2d_into(const Tensor& a, const Tensor& b, T* c) {
   const int64_t M = a.size(0), K = a.size(1), N = b.size(1);
-  if (b.size(0) != K)
-    fail(ErrorCode::BadInput, "mat1 and mat2 shapes cannot be multiplied (", M, "x", K, " and ", b.size(0), "x", N,
-         ")");
+  const T* pa = a.data<T>();
+  const T* pb = b.data<T>();
+  const int64_t ra = a.strides()[0], ca = a.strides()[1], rb = b.strides()[0], cb = b.strides()[1];
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      T acc = T(0);
+      for (int64_t k = 0; k < K; ++k) acc += pa[i * ra + k * ca] * pb[k * rb + j * cb];
+      c[i * N + j] = acc;
+    }
+}
+
+// out[M,N] = a x b, `out` contiguous of a's dtype; 16-bit floats compute in float32.
+void matmul_2d_into(const Tensor& a, const Tensor& b, Tensor& out) {
+  const int64_t M = a.size(0), K = a.size(1), N = b.size(1);
+  if (M == 0 || N == 0) return;
   DType dtype = a.dtype();
-  Tensor out = Tensor::empty(dtype, {M, N});
-  if (M == 0 || N == 0) return out;
-  if (dtype == DType::Float32 || dtype == DType::Float16 || dtype == DType::BFloat16) {
-    Tensor fa = a.to(DType::Float32), fb = b.to(DType::Float32);
-    Tensor fc = dtype == DType::Float32 ? out : Tensor::empty(DType::Float32, {M, N});
-    gemm_f32(M, N, K, fa.data<float>(), K, fb.data<float>(), N, fc.data<float>(), N, false);
-    if (dtype != DType::Float32) out.copy_from(fc);
-    return out;
+  if (dtype == DType::Float32) {
+    gemm_f32(M, N, K, matrix_view(a), matrix_view(b), out.data<float>(), N, false);
+    return;
   }
-  Tensor ca = a.contiguous(), cb = b.contiguous();
+  if (computes_in_float32(dtype)) {
+    Tensor fa = a.to(DType::Float32), fb = b.to(DType::Float32);
+    Tensor fc = Tensor::empty(DType::Float32, {M, N});
+    gemm_f32(M, N, K, matrix_view(fa), matrix_view(fb), fc.data<float>(), N, false);
+    out.copy_from(fc);
+    return;
+  }
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same<T, bool>::value) {
       fail(ErrorCode::Unsupported, "matrix products of bool tensors are not supported");
     } else if constexpr (std::is_arithmetic<T>::value) {
-      matmul_loop<T>(M, N, K, ca.data<T>(), cb.data<T>(), out.data<T>());
+      matmul_2d_into<T>(a, b, out.data<T>());
     }
   });
+}
+
+// [M,K] x [K,N] -> [M,N] (2-D tensors of one dtype; any strides).
+Tensor matmul_2d(const Tensor& a, const Tensor& b) {
+  check_inner_sizes(a, b);
+  Tensor out = Tensor::empty(a.dtype(), {a.size(0), b.size(1)});
+  matmul_2d_into(a, b, out);
   return out;
 }
 
@@ -86,7 +118,6 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b) {
   Shape sa = broadcast_strides(a, a_full), sb = broadcast_strides(b, b_full);
   const int64_t count = shape_numel(batch);
   const size_t rank = batch.size();
-  size_t elem = element_size(a.dtype());
   for (int64_t n = 0; n < count; ++n) {
     int64_t rest = n, off_a = a.storage_offset(), off_b = b.storage_offset();
     for (size_t d = rank; d-- > 0;) {
@@ -97,8 +128,9 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b) {
     }
     Tensor a2 = a.as_strided({M, a.size(-1)}, {sa[rank], sa[rank + 1]}, off_a);
     Tensor b2 = b.as_strided({b.size(-2), N}, {sb[rank], sb[rank + 1]}, off_b);
-    Tensor c2 = matmul_2d(a2, b2);
-    std::memcpy(static_cast<uint8_t*>(out.raw_data()) + n * M * N * elem, c2.raw_data(), M * N * elem);
+    check_inner_sizes(a2, b2);
+    Tensor c2 = out.as_strided({M, N}, {N, 1}, n * M * N);
+    matmul_2d_into(a2, b2, c2);
   }
   return out;
 }
@@ -151,11 +183,29 @@ void bmm_op(OpCall& c) {
   c.push(batched_matmul(a, b));
 }
 
+// self + mat1 @ mat2 in float32 with beta = alpha = 1: the output starts as
+// self broadcast to [M, N] and the product accumulates onto it in one pass.
+bool try_addmm_f32(OpCall& c, const Tensor& self, const Tensor& mat1, const Tensor& mat2) {
+  if (mat1.dtype() != DType::Float32 || self.dtype() != DType::Float32 || c.scalar(3).to_double() != 1.0 ||
+      c.scalar(4).to_double() != 1.0)
+    return false;
+  const Shape shape{mat1.size(0), mat2.size(1)};
+  if (self.dim() > 2 || broadcast_shapes(self.sizes(), shape) != shape) return false;
+  check_inner_sizes(mat1, mat2);
+  Tensor out = Tensor::empty(DType::Float32, shape);
+  out.copy_from(expand_view(self, shape));
+  gemm_f32(shape[0], shape[1], mat1.size(1), matrix_view(mat1), matrix_view(mat2), out.data<float>(), shape[1],
+           true);
+  c.push(out);
+  return true;
+}
+
 void addmm_op(OpCall& c) {
   const Tensor& mat1 = c.tensor(1);
   const Tensor& mat2 = c.tensor(2);
   if (mat1.dim() != 2 || mat2.dim() != 2) fail(ErrorCode::BadInput, c.where(), "mat1 and mat2 must be 2-D");
   check_same_dtype(mat1, mat2, "mat1 and mat2");
+  if (try_addmm_f32(c, c.tensor(0), mat1, mat2)) return;
   c.push(scale_and_add(matmul_2d(mat1, mat2), c.tensor(0), c.scalar(3), c.scalar(4)));
 }
 
@@ -172,11 +222,38 @@ void addmv_op(OpCall& c) {
   c.push(scale_and_add(matmul(c.tensor(1), c.tensor(2)), c.tensor(0), c.scalar(3), c.scalar(4)));
 }
 
+// x[rows, K] x w[N, K]^T + bias[N] in float32, the bias written first and the
+// product accumulated onto it (one pass over the output).
+Tensor linear_f32(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+  const int64_t rows = x.size(0), K = x.size(1), N = weight.size(0);
+  Tensor out = Tensor::empty(DType::Float32, {rows, N});
+  float* y = out.data<float>();
+  const bool has_bias = bias.defined();
+  if (has_bias) {
+    Tensor b = bias.contiguous();
+    for (int64_t i = 0; i < rows; ++i) std::memcpy(y + i * N, b.data<float>(), sizeof(float) * N);
+  }
+  gemm_f32(rows, N, K, matrix_view(x), matrix_view(weight).transposed(), y, N, has_bias);
+  return out;
+}
+
 void linear_op(OpCall& c) {
   const Tensor& input = c.tensor(0);
   const Tensor& weight = c.tensor(1);
   Tensor bias = c.optional_tensor(2);
   check_same_dtype(input, weight, "mat1 and mat2");
+  const bool plain_bias = !bias.defined() || (bias.dim() == 1 && bias.dtype() == DType::Float32 &&
+                                              weight.dim() == 2 && bias.size(0) == weight.size(0));
+  if (input.dtype() == DType::Float32 && weight.dim() == 2 && input.dim() >= 1 && plain_bias &&
+      input.size(-1) == weight.size(1)) {
+    // All leading dims of the input are rows of one matrix product.
+    Shape out_shape(input.sizes().begin(), input.sizes().end() - 1);
+    out_shape.push_back(weight.size(0));
+    const int64_t row_count = shape_numel(Shape(input.sizes().begin(), input.sizes().end() - 1));
+    Tensor rows = reshape(input, {row_count, input.size(-1)});
+    c.push(reshape(linear_f32(rows, weight, bias), out_shape));
+    return;
+  }
   Shape wt_strides = weight.strides();
   Tensor wt = weight.dim() == 2
                   ? weight.as_strided({weight.size(1), weight.size(0)}, {wt_strides[1], wt_strides[0]},

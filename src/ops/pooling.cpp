@@ -190,7 +190,12 @@ void visit_float_or_long(const OpCall& c, DType dtype, F&& f) {
 std::vector<int64_t> expand_arg(const OpCall& c, std::vector<int64_t> v, int64_t rank, const char* what,
                                 bool may_be_empty) {
   if (v.empty() && may_be_empty) return v;
-  if (v.size() == 1) v.assign(rank, v[0]);
+  // Copy the value first: assign() may free the storage v[0] lives in
+  // before it reads the value (libc++ does, and wasm builds use libc++).
+  if (v.size() == 1) {
+    const int64_t value = v[0];
+    v.assign(rank, value);
+  }
   if (static_cast<int64_t>(v.size()) != rank)
     fail(ErrorCode::BadInput, c.where(), op_label(c), ": ", what, " must either be ",
          may_be_empty ? "omitted, " : "", "a single int, or a tuple of ", rank, " ints");

@@ -1,18 +1,41 @@
-// Matrix multiplication kernels: C[M,N] = A[M,K] * B[K,N] on contiguous
-// row-major float32 matrices. gemm_f32 picks the fastest implementation for
-// the build; gemm_f32_reference is the plain loop every fast variant is
-// tested against.
+// Matrix multiplication kernels: C[M,N] = A[M,K] * B[K,N] (or C += A*B) on
+// float32 matrices. A and B are read through element strides, so transposed
+// or otherwise strided operands (a linear layer's weight, a permuted view)
+// need no copy: the fast path packs them into panels anyway. C is row-major
+// with row stride ldc.
+//
+// gemm_f32 is the fast implementation (packed panels, a 4x8 vector
+// micro-kernel, a GEMV path for one-row or one-column products);
+// gemm_f32_reference is the plain loop it is tested against.
+// Neither allocates on the heap after the first call on a thread (packing
+// buffers are thread-local and grow only). Preconditions (checked by
+// callers): sizes >= 0, C does not overlap A or B.
 #pragma once
 
 #include <cstdint>
 
 namespace pt2web {
 
-// C = A*B (beta == 0) or C += A*B (accumulate). lda/ldb/ldc are row strides.
-void gemm_f32_reference(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
-                        int64_t ldb, float* C, int64_t ldc, bool accumulate);
+// A read-only float32 matrix: element (i, j) is data[i*row_stride + j*col_stride].
+struct MatrixF32 {
+  const float* data = nullptr;
+  int64_t row_stride = 0;
+  int64_t col_stride = 1;
 
-void gemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
-              float* C, int64_t ldc, bool accumulate);
+  float at(int64_t i, int64_t j) const { return data[i * row_stride + j * col_stride]; }
+  // The same matrix transposed (a view, no copy).
+  MatrixF32 transposed() const { return {data, col_stride, row_stride}; }
+};
+
+void gemm_f32_reference(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
+                        bool accumulate);
+
+void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate);
+
+// Row-major operands with row strides lda and ldb.
+inline void gemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
+                     float* C, int64_t ldc, bool accumulate) {
+  gemm_f32(M, N, K, MatrixF32{A, lda, 1}, MatrixF32{B, ldb, 1}, C, ldc, accumulate);
+}
 
 }  // namespace pt2web

@@ -1,0 +1,70 @@
+// The fast GEMM: blocked in the GotoBLAS order. For each block of NC
+// columns and KC steps, B is packed once into 8-column panels (kept in
+// L2); for each block of MC rows, A is packed into 4-row panels; then the
+// 4x8 micro-kernel sweeps the block with a B panel held in L1. One-row and
+// one-column products take the GEMV path.
+#include <algorithm>
+#include <vector>
+
+#include "kernels/gemm/gemm.h"
+#include "kernels/gemm/gemm_microkernel.h"
+#include "kernels/gemm/gemm_packing.h"
+#include "kernels/gemm/gemv.h"
+
+namespace pt2web {
+
+namespace {
+
+using namespace gemm_detail;
+
+constexpr int64_t kBlockK = 256;   // KC: a B panel of 256x8 floats is 8 KiB
+constexpr int64_t kBlockM = 128;   // MC: a packed A block of 128x256 floats is 128 KiB
+constexpr int64_t kBlockN = 1024;  // NC: a packed B block of 256x1024 floats is 1 MiB
+
+void zero_rows(int64_t M, int64_t N, float* C, int64_t ldc) {
+  for (int64_t i = 0; i < M; ++i) std::fill(C + i * ldc, C + i * ldc + N, 0.0f);
+}
+
+void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
+                  bool accumulate) {
+  thread_local std::vector<float> packed_a, packed_b;
+  packed_a.resize(static_cast<size_t>(panel_count(std::min(M, kBlockM), kTileRows) * kTileRows * kBlockK));
+  packed_b.resize(static_cast<size_t>(panel_count(std::min(N, kBlockN), kTileCols) * kTileCols * kBlockK));
+  for (int64_t j0 = 0; j0 < N; j0 += kBlockN) {
+    const int64_t nc = std::min(kBlockN, N - j0);
+    for (int64_t k0 = 0; k0 < K; k0 += kBlockK) {
+      const int64_t kc = std::min(kBlockK, K - k0);
+      const bool add = accumulate || k0 > 0;
+      pack_b_block(B, k0, kc, j0, nc, packed_b.data());
+      for (int64_t i0 = 0; i0 < M; i0 += kBlockM) {
+        const int64_t mc = std::min(kBlockM, M - i0);
+        pack_a_block(A, i0, mc, k0, kc, packed_a.data());
+        for (int64_t jp = 0; jp < nc; jp += kTileCols) {
+          const float* b = packed_b.data() + (jp / kTileCols) * kTileCols * kc;
+          const int64_t cols = std::min(kTileCols, nc - jp);
+          for (int64_t ip = 0; ip < mc; ip += kTileRows) {
+            const float* a = packed_a.data() + (ip / kTileRows) * kTileRows * kc;
+            float* c = C + (i0 + ip) * ldc + j0 + jp;
+            micro_kernel_4x8(kc, a, b, c, ldc, add, std::min(kTileRows, mc - ip), cols);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    if (!accumulate) zero_rows(M, N, C, ldc);
+    return;
+  }
+  if (M == 1) return gemv_f32(N, K, A.data, A.col_stride, B, C, 1, accumulate);
+  // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
+  if (N == 1) return gemv_f32(M, K, B.data, B.row_stride, A.transposed(), C, ldc, accumulate);
+  gemm_blocked(M, N, K, A, B, C, ldc, accumulate);
+}
+
+}  // namespace pt2web

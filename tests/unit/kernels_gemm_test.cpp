@@ -1,0 +1,97 @@
+// The fast GEMM against the reference loop: every tail of the 4x8 tile and
+// of the K/M/N blocks, one-row and one-column products (GEMV paths),
+// transposed and strided operands, accumulation into C, and empty sizes.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/gemm/gemm.h"
+
+using namespace pt2web;
+
+namespace {
+
+// Deterministic values in [-1, 1).
+std::vector<float> pseudo_random(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  uint32_t s = seed * 2654435761u + 1;
+  for (auto& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<float>(s >> 8) / static_cast<float>(1u << 24) * 2.0f - 1.0f;
+  }
+  return v;
+}
+
+enum class Layout { RowMajor, Transposed, Strided };
+
+// An M x K matrix stored in `storage` in the given layout.
+MatrixF32 make_matrix(int64_t rows, int64_t cols, Layout layout, std::vector<float>& storage, uint32_t seed) {
+  switch (layout) {
+    case Layout::RowMajor:
+      storage = pseudo_random(static_cast<size_t>(rows * cols), seed);
+      return {storage.data(), cols, 1};
+    case Layout::Transposed:
+      storage = pseudo_random(static_cast<size_t>(rows * cols), seed);
+      return {storage.data(), 1, rows};
+    case Layout::Strided:  // every other column of a row-major [rows, 2*cols+1]
+      storage = pseudo_random(static_cast<size_t>(rows * (2 * cols + 1)), seed);
+      return {storage.data() + 1, 2 * cols + 1, 2};
+  }
+  return {};
+}
+
+void check_against_reference(int64_t M, int64_t N, int64_t K, Layout la, Layout lb, bool accumulate) {
+  std::vector<float> a_store, b_store;
+  MatrixF32 A = make_matrix(M, K, la, a_store, 1);
+  MatrixF32 B = make_matrix(K, N, lb, b_store, 2);
+  const int64_t ldc = N + 3;
+  std::vector<float> expected = pseudo_random(static_cast<size_t>(std::max<int64_t>(M, 1) * ldc), 3);
+  std::vector<float> got = expected;
+  gemm_f32_reference(M, N, K, A, B, expected.data(), ldc, accumulate);
+  gemm_f32(M, N, K, A, B, got.data(), ldc, accumulate);
+  INFO("M=" << M << " N=" << N << " K=" << K << " layouts " << static_cast<int>(la) << "," << static_cast<int>(lb)
+            << " accumulate=" << accumulate);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < ldc; ++j) {
+      const float want = expected[i * ldc + j], have = got[i * ldc + j];
+      // Columns past N are padding that must stay untouched.
+      if (j >= N) REQUIRE(have == want);
+      else REQUIRE(std::fabs(have - want) <= 1e-5f * (1.0f + static_cast<float>(K)));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gemm matches the reference on every tile tail", "[kernels][gemm]") {
+  for (int64_t M : {1, 2, 3, 4, 5, 7, 8, 9})
+    for (int64_t N : {1, 2, 5, 8, 9, 15, 16, 17})
+      for (int64_t K : {1, 3, 8, 13}) check_against_reference(M, N, K, Layout::RowMajor, Layout::RowMajor, false);
+}
+
+TEST_CASE("gemm matches the reference across block edges", "[kernels][gemm]") {
+  check_against_reference(130, 33, 300, Layout::RowMajor, Layout::RowMajor, false);
+  check_against_reference(6, 1030, 257, Layout::RowMajor, Layout::RowMajor, true);
+  check_against_reference(129, 1025, 513, Layout::RowMajor, Layout::Transposed, false);
+}
+
+TEST_CASE("gemm reads transposed and strided operands", "[kernels][gemm]") {
+  const Layout layouts[] = {Layout::RowMajor, Layout::Transposed, Layout::Strided};
+  for (Layout la : layouts)
+    for (Layout lb : layouts)
+      for (bool accumulate : {false, true}) {
+        check_against_reference(7, 11, 19, la, lb, accumulate);
+        check_against_reference(1, 13, 21, la, lb, accumulate);   // one row: GEMV
+        check_against_reference(13, 1, 21, la, lb, accumulate);   // one column: GEMV transposed
+        check_against_reference(1, 1, 37, la, lb, accumulate);
+      }
+}
+
+TEST_CASE("gemm with an empty dimension", "[kernels][gemm]") {
+  // K == 0: C = 0 (or unchanged when accumulating); M or N == 0: nothing written.
+  check_against_reference(3, 5, 0, Layout::RowMajor, Layout::RowMajor, false);
+  check_against_reference(3, 5, 0, Layout::RowMajor, Layout::RowMajor, true);
+  check_against_reference(0, 5, 4, Layout::RowMajor, Layout::RowMajor, false);
+  check_against_reference(3, 0, 4, Layout::RowMajor, Layout::RowMajor, false);
+}
