@@ -5,6 +5,7 @@
 // with ATen's formulas, so results round once into the input dtype.
 #include <cmath>
 
+#include "kernels/math/array_math.h"
 #include "ops/elementwise.h"
 #include "ops/families.h"
 
@@ -24,6 +25,18 @@ Tensor activation(const OpCall& c, const Tensor& x, F f, bool integers_to_float 
   return map_elements<Kinds::Floating, false>(dtype, f, kernel_input(operand(x), dtype));
 }
 
+// activation() with a vectorized kernel for float32 inputs (computed on a
+// contiguous copy when the input is strided).
+template <typename F>
+Tensor activation_f32(const OpCall& c, const Tensor& x, void (*kernel)(const float*, float*, int64_t), F f,
+                      bool integers_to_float = false) {
+  if (x.dtype() != DType::Float32) return activation(c, x, f, integers_to_float);
+  Tensor in = x.contiguous();
+  Tensor out = Tensor::empty(DType::Float32, x.sizes());
+  kernel(in.data<float>(), out.data<float>(), in.numel());
+  return out;
+}
+
 template <typename M>
 M sigmoid_of(M x) {
   return M(1) / (M(1) + std::exp(-x));
@@ -35,7 +48,7 @@ void gelu_op(OpCall& c) {
   if (approximate != "none" && approximate != "tanh")
     fail(ErrorCode::BadInput, c.where(), "approximate argument must be either none or tanh.");
   bool use_tanh = approximate == "tanh";
-  Tensor out = activation(c, c.tensor(0), [use_tanh](auto x) {
+  Tensor out = activation_f32(c, c.tensor(0), use_tanh ? gelu_tanh_f32 : gelu_erf_f32, [use_tanh](auto x) {
     using M = decltype(x);
     if (use_tanh) {
       const M beta = static_cast<M>(M_SQRT2 * M_2_SQRTPI * 0.5);  // sqrt(2 / pi)
@@ -50,17 +63,18 @@ void gelu_op(OpCall& c) {
 
 template <bool InPlace>
 void silu_op(OpCall& c) {
-  push_result(c, activation(c, c.tensor(0), [](auto x) { return x / (decltype(x)(1) + std::exp(-x)); }), InPlace);
+  push_result(c, activation_f32(c, c.tensor(0), silu_f32, [](auto x) { return x / (decltype(x)(1) + std::exp(-x)); }),
+              InPlace);
 }
 
 template <bool InPlace>
 void sigmoid_op(OpCall& c) {
-  push_result(c, activation(c, c.tensor(0), [](auto x) { return sigmoid_of(x); }, true), InPlace);
+  push_result(c, activation_f32(c, c.tensor(0), sigmoid_f32, [](auto x) { return sigmoid_of(x); }, true), InPlace);
 }
 
 template <bool InPlace>
 void tanh_op(OpCall& c) {
-  push_result(c, activation(c, c.tensor(0), [](auto x) { return std::tanh(x); }, true), InPlace);
+  push_result(c, activation_f32(c, c.tensor(0), tanh_f32, [](auto x) { return std::tanh(x); }, true), InPlace);
 }
 
 template <bool InPlace>
@@ -133,8 +147,20 @@ Tensor hardtanh(const OpCall& c, const Tensor& x, Scalar lo, Scalar hi) {
   return clamp_scalars(c, x, lo, hi);
 }
 
+// hardtanh on a contiguous float32 tensor: vectorized, and written straight
+// into self for the in-place form.
+bool try_hardtanh_f32(OpCall& c, const Tensor& x, const Scalar& lo, const Scalar& hi, bool in_place) {
+  if (x.dtype() != DType::Float32 || !x.is_contiguous()) return false;
+  Tensor out = in_place ? x : Tensor::empty(DType::Float32, x.sizes());
+  clamp_f32(x.data<float>(), out.data<float>(), x.numel(), static_cast<float>(lo.to_double()),
+            static_cast<float>(hi.to_double()));
+  c.push(out);
+  return true;
+}
+
 template <bool InPlace>
 void hardtanh_op(OpCall& c) {
+  if (try_hardtanh_f32(c, c.tensor(0), c.scalar(1), c.scalar(2), InPlace)) return;
   push_result(c, hardtanh(c, c.tensor(0), c.scalar(1), c.scalar(2)), InPlace);
 }
 
@@ -143,6 +169,7 @@ void relu6_op(OpCall& c) {
   Scalar zero, six;
   six.i = 6;
   six.d = 6.0;
+  if (try_hardtanh_f32(c, c.tensor(0), zero, six, InPlace)) return;
   push_result(c, hardtanh(c, c.tensor(0), zero, six), InPlace);
 }
 

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/math/array_math.h"
 #include "ops/attention_gemm.h"
 #include "ops/families.h"
 #include "ops/op_utils.h"
@@ -82,6 +83,10 @@ void safe_softmax_rows(M* scores, M* lse, int64_t rows, int64_t S) {
       continue;
     }
     // A NaN score (or +inf, through inf - inf) turns the whole row NaN, as in torch.
+    if constexpr (std::is_same<M, float>::value) {
+      lse[r] = softmax_f32(x, x, S);
+      continue;
+    }
     M sum = M(0);
     for (int64_t j = 0; j < S; ++j) {
       x[j] = std::exp(x[j] - max);

@@ -3,7 +3,9 @@
 // relu, with their Scalar overloads and in-place variants. pow/square/atan2
 // live in pointwise_pow.cpp, addcmul/addcdiv/lerp in pointwise_ternary.cpp.
 #include <cmath>
+#include <limits>
 
+#include "kernels/math/array_math.h"
 #include "ops/elementwise.h"
 #include "ops/families.h"
 
@@ -186,6 +188,12 @@ void relu_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
   if (x.dtype() == DType::Bool) fail(ErrorCode::BadInput, c.where(), "Boolean inputs not supported for relu");
   check_kinds(c, x.dtype(), Kinds::Numeric);
+  if (x.dtype() == DType::Float32 && x.is_contiguous()) {
+    Tensor target = InPlace ? x : Tensor::empty(DType::Float32, x.sizes());
+    clamp_f32(x.data<float>(), target.data<float>(), x.numel(), 0.0f, std::numeric_limits<float>::infinity());
+    c.push(target);
+    return;
+  }
   Tensor out = map_elements<Kinds::All, false>(x.dtype(), [](auto v) {
     using M = decltype(v);
     return v < M(0) ? M(0) : v;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/math/array_math.h"
 #include "ops/families.h"
 #include "ops/reductions_common.h"
 
@@ -39,6 +40,12 @@ Tensor softmax_impl(const Tensor& x, int64_t dim, DType out_dtype, const std::st
         for (int64_t k = 0; k < lines.len && all_masked; ++k) all_masked = !std::isnan(convert_element<double>(p[k]));
         if (all_masked) {
           for (int64_t k = 0; k < lines.len; ++k) q[k] = T(0.0f);
+          continue;
+        }
+      }
+      if constexpr (std::is_same<T, float>::value) {
+        if (Kind != SoftmaxKind::Log && lines.len > 0) {
+          softmax_f32(p, q, lines.len);
           continue;
         }
       }

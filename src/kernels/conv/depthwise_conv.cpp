@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "kernels/gemm/vec4.h"
+#include "kernels/vec4.h"
 
 namespace pt2web {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "kernels/gemm/gemm_packing.h"
-#include "kernels/gemm/vec4.h"
+#include "kernels/vec4.h"
 
 namespace pt2web::gemm_detail {
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "kernels/gemm/vec4.h"
+#include "kernels/vec4.h"
 
 namespace pt2web::gemm_detail {
 

@@ -4,6 +4,7 @@
 // Loads and stores are unaligned-safe.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 
 namespace pt2web::simd {
@@ -25,6 +26,10 @@ inline Vec4 splat4(const float* p) {
 }
 
 inline Vec4 splat4(float x) { return Vec4{x, x, x, x}; }
+
+typedef int32_t Vec4i __attribute__((vector_size(16)));
+
+inline Vec4i splat_i(int32_t x) { return Vec4i{x, x, x, x}; }
 
 inline float sum4(Vec4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
