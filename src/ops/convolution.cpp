@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "ops/convolution.h"
+#include "ops/convolution_op.h"
 #include "ops/families.h"
 #include "ops/op_utils.h"
 #include "ops/views.h"
@@ -14,12 +15,6 @@
 namespace pt2web {
 
 namespace {
-
-struct ConvArgs {
-  std::vector<int64_t> stride, pad_l, pad_r, dilation, output_padding;
-  bool transposed = false;
-  int64_t groups = 1;
-};
 
 std::string torch_type(const Tensor& t) {
   switch (t.dtype()) {
@@ -128,6 +123,8 @@ int64_t conv_out_size(const ConvArgs& a, size_t i, int64_t in, int64_t k) {
   return (in + a.pad_l[i] + a.pad_r[i] - a.dilation[i] * (k - 1) - 1) / a.stride[i] + 1;
 }
 
+}  // namespace
+
 // The convolution itself on a batched input [N, C, spatial...] (1 to 3 spatial dims).
 Tensor convolution(const OpCall& c, const Tensor& input, const Tensor& weight, const Tensor& bias, const ConvArgs& a) {
   check_conv(c, input, weight, bias, a);
@@ -190,6 +187,8 @@ ConvArgs conv_args(const OpCall& c, int64_t dims, const std::vector<int64_t>& st
   a.groups = groups;
   return a;
 }
+
+namespace {
 
 // convolution / _convolution(input, weight, bias, stride, padding, dilation,
 //                            transposed, output_padding, groups, ...)

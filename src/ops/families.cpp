@@ -22,6 +22,7 @@ void register_all_op_families(OpTable& table) {
   register_attention_ops(table);
   register_recurrent_ops(table);
   register_einsum_ops(table);
+  register_fused_convolution_ops(table);
 }
 
 }  // namespace pt2web

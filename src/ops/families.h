@@ -28,5 +28,6 @@ void register_normalization_ops(OpTable& table);
 void register_attention_ops(OpTable& table);
 void register_recurrent_ops(OpTable& table);
 void register_einsum_ops(OpTable& table);
+void register_fused_convolution_ops(OpTable& table);
 
 }  // namespace pt2web

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <set>
 
+#include "runtime/fusion.h"
 #include "tensor/allocator.h"
 #include "util/error.h"
 
@@ -190,6 +191,8 @@ GraphPlan::GraphPlan(const Graph& graph) : graph_(graph) {
     nodes_.push_back(std::move(prepared));
   }
   for (const auto& out : graph.outputs) outputs_.push_back(source_for(out, nullptr, "graph output"));
+
+  fuse_convolution_epilogues(nodes_, outputs_, slot_names_.size());
 
   // Liveness: release each slot after the last node that reads it, unless a
   // graph output needs it.
