@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, then runs the native Catch2
-# tests, the same tests compiled to wasm (under node), and the Node tests of
-# the npm package and CLI (tests/js). Runs them all and exits non-zero if any failed.
+# tests, the same tests compiled to wasm (under node), the Node tests of the
+# npm package and CLI (tests/js) and the web demo's tests in headless
+# chromium (tests/browser). Runs them all and exits non-zero if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +19,8 @@ echo "== wasm tests (node)"
 (cd "$wasm_dir" && ctest --output-on-failure --no-tests=error) || failed+=(wasm)
 echo "== JavaScript tests"
 node --test tests/js/ || failed+=(js)
+echo "== browser tests (headless chromium)"
+node --test tests/browser/ || failed+=(browser)
 
 if [ ${#failed[@]} -ne 0 ]; then
   echo "test.sh: failed: ${failed[*]}"

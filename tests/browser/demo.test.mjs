@@ -1,0 +1,202 @@
+// The web demo in headless chromium, as a visitor uses it: draw digits on
+// the pad and read the prediction; open a fixture through the file input,
+// check its inputs are listed, run it and compare the outputs shown with
+// torch's (cases.json) and check the time profile; open a corrupt file and
+// check the error, then check the page still classifies drawings and opens
+// programs. Screenshots of every step
+// go to tests/artifacts/browser/ (01-... to 11-...).
+//
+// Run: node --test tests/browser/   (needs /usr/bin/chromium and npm/node_modules)
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+
+import { REPO, drawStrokes, openDemo, screenshot } from './support/browser.mjs';
+import { DIGIT_STROKES } from './support/digit-strokes.mjs';
+import { assertClose, goldenCase, shownValues } from './support/golden.mjs';
+
+const TIMEOUT = 30_000;
+const FIXTURE = 'tiny_transformer';
+// The archive's example inputs (what torch.export was given) are this case's inputs.
+const EXAMPLE_CASE = 'seq16';
+
+describe('web demo', { timeout: 150_000 }, () => {
+  let demo;
+  let page;
+
+  before(async () => {
+    demo = await openDemo();
+    page = demo.page;
+    await page.waitForSelector('#draw-card[data-ready="true"]', { timeout: TIMEOUT });
+  });
+
+  after(async () => {
+    await demo?.close();
+  });
+
+  async function drawDigit(digit) {
+    await page.click('#clear');
+    await page.waitForSelector('#prediction[data-digit=""]');
+    await drawStrokes(page, '#pad', DIGIT_STROKES[digit]);
+    await page.waitForSelector('#prediction:not([data-digit=""])', { timeout: TIMEOUT });
+    return page.locator('#prediction').getAttribute('data-digit');
+  }
+
+  it('loads the page cross-origin isolated with the digits model ready', async () => {
+    assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), true);
+    assert.match(await page.locator('#draw-status').innerText(), /digits_cnn loaded/);
+    assert.equal(await page.locator('#probabilities li').count(), 10);
+    await screenshot(page, '01-page');
+  });
+
+  it('classifies a drawn 7, 3 and 0', async () => {
+    for (const digit of [3, 0, 7]) {
+      assert.equal(await drawDigit(digit), String(digit), `the drawn ${digit}`);
+      const best = page.locator('#probabilities li.highlight');
+      assert.equal(await best.getAttribute('data-label'), String(digit));
+    }
+    await screenshot(page, '02-drawn-7');
+  });
+
+  it('clears the drawing', async () => {
+    await page.click('#clear');
+    assert.equal(await page.locator('#prediction').innerText(), '–');
+  });
+
+  it(`opens ${FIXTURE}/model.pt2 through the file input and lists its inputs`, async () => {
+    await page.setInputFiles('#file-input', `${REPO}tests/fixtures/${FIXTURE}/model.pt2`);
+    await page.waitForSelector('#open-card[data-state="opened"]', { timeout: TIMEOUT });
+    const inputs = page.locator('#program table.inputs-table tbody tr');
+    assert.equal(await inputs.count(), 1);
+    const cells = await inputs.first().locator('td').allInnerTexts();
+    assert.deepEqual(cells.slice(0, 3), ['*args[0]', 'ids', 'int64[2, s0]']);
+    assert.match(cells[3], /s0 ∈ \[2, 64\]/);
+    assert.equal(await page.locator('#program table.outputs-table tbody tr').count(), 1);
+    assert.ok((await page.locator('#operator-list li').count()) > 5, 'operators are listed');
+    assert.equal(await page.locator('#operator-list li.unsupported').count(), 0);
+    await page.locator('#program').scrollIntoViewIfNeeded();
+    await screenshot(page, '03-opened-fixture');
+  });
+
+  it('runs it on the example inputs and shows the outputs torch computed and a time profile', async () => {
+    const golden = await goldenCase(FIXTURE, EXAMPLE_CASE);
+    await page.click('#run-example');
+    await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
+    assert.match(await page.locator('.run-summary').innerText(), /example inputs/);
+    const input = page.locator('#input-leaves li.leaf[data-path="*args[0]"]');
+    assert.equal(await input.getAttribute('data-shape'), `[${golden.input.shape.join(', ')}]`);
+    // (inside the closed 'Inputs used' section: read the text, not what is rendered)
+    assert.deepEqual(shownValues(await input.locator('.leaf-values').textContent()), golden.input.values.slice(0, 8));
+    const leaves = page.locator('#output-leaves li.leaf');
+    assert.equal(await leaves.count(), 1);
+    const leaf = leaves.first();
+    assert.equal(await leaf.getAttribute('data-path'), 'output');
+    assert.equal(await leaf.getAttribute('data-dtype'), 'float32');
+    assert.equal(await leaf.getAttribute('data-shape'), `[${golden.expected.shape.join(', ')}]`);
+    const shown = shownValues(await leaf.locator('.leaf-values').innerText());
+    assertClose(shown, golden.expected.values.slice(0, 8), golden, 'output');
+    const profile = page.locator('#profile li');
+    assert.ok((await profile.count()) >= 3, 'the profile lists operators');
+    assert.match(await profile.first().getAttribute('data-label'), /^aten\./);
+    await page.locator('#results').scrollIntoViewIfNeeded();
+    await screenshot(page, '04-run-results');
+  });
+
+  it('runs it on random inputs', async () => {
+    await page.click('#run-random');
+    await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
+    assert.match(await page.locator('.run-summary').innerText(), /random inputs/);
+  });
+
+  it('reports a corrupt file clearly', async () => {
+    const bytes = await readFile(`${REPO}tests/fixtures/${FIXTURE}/model.pt2`);
+    const corrupt = Buffer.concat([bytes.subarray(0, 4096), Buffer.alloc(4096, 0x5a)]);
+    await page.setInputFiles('#file-input', { name: 'corrupt.pt2', mimeType: 'application/octet-stream', buffer: corrupt });
+    await page.waitForSelector('#open-card[data-state="error"]', { timeout: TIMEOUT });
+    const box = page.locator('#open-error');
+    assert.equal(await box.isVisible(), true);
+    assert.equal(await box.getAttribute('data-code'), 'BAD_FILE');
+    assert.match(await box.locator('#error-message').innerText(), /corrupt\.pt2/);
+    assert.equal(await page.locator('#program').isVisible(), false, 'no stale program is shown');
+    assert.equal(await page.locator('#run-example').isVisible(), false);
+    await screenshot(page, '05-corrupt-file');
+  });
+
+  it('describes a program it cannot run, next to the error', async () => {
+    // mlp with its relu renamed to sinc, an ATen operator pt2web does not
+    // implement (same length, so the zip's offsets stay valid).
+    const bytes = await readFile(`${REPO}tests/fixtures/mlp/model.pt2`);
+    const renamed = Buffer.from(bytes.toString('latin1').replaceAll('aten.relu.default', 'aten.sinc.default'), 'latin1');
+    await page.setInputFiles('#file-input', { name: 'mlp_sinc.pt2', mimeType: 'application/octet-stream', buffer: renamed });
+    await page.waitForSelector('#open-card[data-state="error"]', { timeout: TIMEOUT });
+    assert.equal(await page.locator('#open-error').getAttribute('data-code'), 'UNSUPPORTED');
+    assert.match(await page.locator('#error-message').innerText(), /sinc/);
+    const flagged = page.locator('#operator-list li.unsupported');
+    assert.equal(await flagged.count(), 1);
+    assert.equal(await flagged.getAttribute('data-target'), 'torch.ops.aten.sinc.default');
+    assert.equal(await page.locator('#program table.inputs-table tbody tr').count(), 1, 'its inputs are still listed');
+    assert.equal(await page.locator('#run-example').isVisible(), false);
+    await screenshot(page, '06-unsupported-operator');
+  });
+
+  it('still classifies drawings after the error', async () => {
+    assert.equal(await drawDigit(1), '1');
+    await screenshot(page, '07-after-error');
+  });
+
+  it('still opens and runs programs after the error', async () => {
+    const golden = await goldenCase('mlp', 'default'); // mlp's example inputs are this case's
+    await page.click('button.sample[data-sample="mlp"]');
+    await page.waitForSelector('#open-card[data-state="opened"]', { timeout: TIMEOUT });
+    assert.equal(await page.locator('#open-error').isVisible(), false);
+    await page.click('#run-example');
+    await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
+    const leaf = page.locator('#output-leaves li.leaf');
+    assert.equal(await leaf.count(), 1);
+    assert.equal(await leaf.getAttribute('data-shape'), `[${golden.expected.shape.join(', ')}]`);
+    assertClose(shownValues(await leaf.locator('.leaf-values').innerText()), golden.expected.values.slice(0, 8), golden, 'output');
+    await screenshot(page, '08-sample-after-error');
+  });
+
+  it('opens a file dropped on the card', async () => {
+    const bytes = await readFile(`${REPO}tests/fixtures/digits_cnn/model.pt2`);
+    const dataTransfer = await page.evaluateHandle((data) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], 'dropped_digits.pt2'));
+      return transfer;
+    }, Array.from(bytes));
+    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer });
+    await page.waitForSelector('#open-card[data-state="opened"]', { timeout: TIMEOUT });
+    assert.match(await page.locator('#program .facts').innerText(), /dropped_digits\.pt2/);
+    const cells = await page.locator('#program table.inputs-table tbody tr td').allInnerTexts();
+    assert.deepEqual(cells.slice(0, 3), ['*args[0]', 'x', 'float32[s0, 1, 8, 8]']);
+  });
+
+  it('shows progress while a large program loads, then runs it', async () => {
+    await page.click('button.sample[data-sample="mobilenet_v2"]');
+    await page.waitForSelector('#progress:not([hidden])', { timeout: TIMEOUT });
+    assert.match(await page.locator('#progress-text').innerText(), /^(Reading|Preparing) mobilenet_v2\.pt2/);
+    await screenshot(page, '09-large-file-progress');
+    await page.waitForSelector('#open-card[data-state="opened"]', { timeout: TIMEOUT });
+    assert.equal(await page.locator('#progress').isVisible(), false);
+    await page.click('#run-example');
+    await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
+    assert.equal(await page.locator('#output-leaves li.leaf').getAttribute('data-shape'), '[1, 1000]');
+    assert.ok((await page.locator('#profile li').count()) >= 5);
+    await page.locator('#results').scrollIntoViewIfNeeded();
+    await screenshot(page, '10-large-program-profile');
+  });
+
+  it('fits a phone screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+    await screenshot(page, '11-phone');
+  });
+
+  it('logged no errors in the browser', () => {
+    assert.deepEqual(demo.problems, []);
+  });
+});
