@@ -4,9 +4,11 @@
 #include "ops/convolution.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/conv/depthwise_conv.h"
+#include "kernels/conv/im2col.h"
 #include "kernels/gemm/gemm.h"
 
 namespace pt2web {
@@ -68,6 +70,17 @@ void walk_columns(int64_t channels, const ConvDims& image, const ConvDims& grid,
 // cols[channels*K, grid] gathered from image[channels, image] (zeros in the padding).
 template <typename T>
 void im2col(const T* image, int64_t channels, const ConvShape& s, const ConvDims& grid, T* cols) {
+  if constexpr (std::is_same<T, float>::value) {
+    if (s.input[0] == 1 && grid[0] == 1 && s.kernel[0] == 1) {
+      Im2colShape d;
+      d.channels = channels;
+      d.in_h = s.input[1], d.in_w = s.input[2], d.out_h = grid[1], d.out_w = grid[2];
+      d.kernel_h = s.kernel[1], d.kernel_w = s.kernel[2], d.stride_h = s.stride[1], d.stride_w = s.stride[2];
+      d.pad_h = s.pad[1], d.pad_w = s.pad[2], d.dilation_h = s.dilation[1], d.dilation_w = s.dilation[2];
+      im2col_2d_f32(d, image, cols);
+      return;
+    }
+  }
   walk_columns(
       channels, s.input, grid, s.kernel, s.stride, s.pad, s.dilation,
       [&](int64_t col, int64_t img) { cols[col] = image[img]; }, [&](int64_t col) { cols[col] = T(0); });

@@ -1,0 +1,45 @@
+#include "kernels/conv/im2col.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pt2web {
+
+namespace {
+
+// Smallest integer >= a / b for b > 0.
+int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+}  // namespace
+
+void im2col_2d_f32(const Im2colShape& s, const float* image, float* cols) {
+  const int64_t out_plane = s.out_h * s.out_w;
+  for (int64_t c = 0; c < s.channels; ++c) {
+    const float* plane = image + c * s.in_h * s.in_w;
+    for (int64_t kh = 0; kh < s.kernel_h; ++kh)
+      for (int64_t kw = 0; kw < s.kernel_w; ++kw, cols += out_plane) {
+        // Output columns whose input column ow*stride - pad + kw*dilation is inside the row.
+        const int64_t shift = kw * s.dilation_w - s.pad_w;
+        const int64_t begin = std::min(s.out_w, std::max<int64_t>(0, ceil_div(-shift, s.stride_w)));
+        const int64_t end = std::max(begin, std::min<int64_t>(s.out_w, ceil_div(s.in_w - shift, s.stride_w)));
+        for (int64_t oh = 0; oh < s.out_h; ++oh) {
+          float* dst = cols + oh * s.out_w;
+          const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
+          if (ih < 0 || ih >= s.in_h) {
+            std::fill(dst, dst + s.out_w, 0.0f);
+            continue;
+          }
+          const float* row = plane + ih * s.in_w;
+          std::fill(dst, dst + begin, 0.0f);
+          if (s.stride_w == 1) {
+            std::memcpy(dst + begin, row + begin + shift, sizeof(float) * (end - begin));
+          } else {
+            for (int64_t ow = begin; ow < end; ++ow) dst[ow] = row[ow * s.stride_w + shift];
+          }
+          std::fill(dst + end, dst + s.out_w, 0.0f);
+        }
+      }
+  }
+}
+
+}  // namespace pt2web
