@@ -19,6 +19,8 @@ echo "== wasm tests (node)"
 (cd "$wasm_dir" && ctest --output-on-failure --no-tests=error) || failed+=(wasm)
 echo "== JavaScript tests"
 node --test tests/js/ || failed+=(js)
+echo "== benchmark harness self-checks"
+node --test tests/bench/ || failed+=(bench)
 echo "== browser tests (headless chromium)"
 node --test tests/browser/ || failed+=(browser)
 

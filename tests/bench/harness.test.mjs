@@ -1,0 +1,108 @@
+// Checks of the benchmark harness itself (node --test tests/bench/):
+// the hand-written .pt2 and .onnx kernel models describe the same
+// computation (pt2web and onnxruntime-web, two independent runtimes, agree
+// on them, including tail sizes and strided/grouped convolutions), pt2web
+// reads the hand-written archive as the intended program, the statistics
+// match numpy's percentile definition, timed runs interleave, outputs are
+// paired by shape, and run.mjs rejects bad arguments.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { inspect } from '../../npm/src/index.js';
+import { compareOutputs } from './compare.mjs';
+import { makeInput } from './inputs.mjs';
+import { buildKernelModel, warmupModel } from './kernels/kernel_models.mjs';
+import { ortRunner } from './runners/ort_runner.mjs';
+import { pt2webRunner } from './runners/pt2web_runner.mjs';
+import { measureInterleaved } from './measure.mjs';
+import { percentile, summarize } from './stats.mjs';
+
+const SMALL_KERNELS = [
+  { name: 'gemm_tail', kind: 'gemm', m: 7, k: 13, n: 5 },
+  { name: 'gemv_tail', kind: 'gemm', m: 1, k: 33, n: 17 },
+  { name: 'conv3x3_pad', kind: 'conv', batch: 2, cin: 3, h: 9, w: 7, cout: 4, kernel: 3, stride: 1, pad: 1, groups: 1 },
+  { name: 'conv_grouped_s2', kind: 'conv', batch: 1, cin: 6, h: 11, w: 10, cout: 4, kernel: 3, stride: 2, pad: 1, groups: 2 },
+  { name: 'dwconv_s2', kind: 'conv', batch: 1, cin: 5, h: 8, w: 9, cout: 5, kernel: 3, stride: 2, pad: 1, groups: 5 },
+  { name: 'conv1x1', kind: 'conv', batch: 1, cin: 4, h: 5, w: 5, cout: 6, kernel: 1, stride: 1, pad: 0, groups: 1 },
+];
+
+test('both runtimes compute the same results on the hand-written kernel models', async () => {
+  await pt2webRunner.init();
+  await ortRunner.init(1);
+  for (const spec of SMALL_KERNELS) {
+    const { pt2, onnx, inputShape } = buildKernelModel(spec);
+    const inputs = [makeInput(`${spec.name}/x`, 'float32', inputShape)];
+    const program = await pt2webRunner.load(pt2, spec.name);
+    const session = await ortRunner.load(onnx);
+    const ours = await pt2webRunner.run(program, pt2webRunner.feeds(program, inputs));
+    const theirs = await ortRunner.run(session, ortRunner.feeds(session, inputs));
+    const check = compareOutputs(ours, theirs);
+    assert.equal(check.problem, null, spec.name);
+    assert.equal(check.paired, 1, spec.name);
+    assert.ok(check.maxAbs > 0.05, `${spec.name}: outputs should not be all zero`);
+    assert.ok(check.maxAbsDiff < 1e-5, `${spec.name}: max |diff| ${check.maxAbsDiff}`);
+    await pt2webRunner.release(program);
+    await ortRunner.release(session);
+  }
+});
+
+test('pt2web reads the hand-written archive as the intended program', async () => {
+  const { pt2 } = buildKernelModel(SMALL_KERNELS[2]);
+  const description = await inspect(pt2, { label: 'conv3x3_pad' });
+  assert.equal(description.dialect, 'ATEN');
+  assert.deepEqual(description.inputs.map((i) => [i.dtype, i.shape]), [['float32', [2, 3, 9, 7]]]);
+  assert.deepEqual(description.outputs.map((o) => o.shape), [[2, 4, 9, 7]]);
+  assert.deepEqual(description.operators.map((o) => o.target), ['torch.ops.aten.convolution.default']);
+  const warmup = await inspect(warmupModel().pt2, { label: 'warm-up' });
+  assert.deepEqual(warmup.operators.map((o) => o.target), ['torch.ops.aten.relu.default']);
+});
+
+test('percentiles interpolate like numpy', () => {
+  const values = [10, 1, 9, 2, 8, 3, 7, 4, 6, 5];
+  const s = summarize(values);
+  assert.equal(s.n, 10);
+  assert.equal(s.median, 5.5);
+  assert.ok(Math.abs(s.p10 - 1.9) < 1e-12);
+  assert.ok(Math.abs(s.p90 - 9.1) < 1e-12);
+  assert.equal(percentile([4], 0.9), 4);
+});
+
+test('timed runs alternate between the runtimes, the same number for each', async () => {
+  const calls = [];
+  const stats = await measureInterleaved(
+    [
+      { name: 'a', call: async () => calls.push('a') },
+      { name: 'b', call: async () => calls.push('b') },
+    ],
+    { warmupRuns: 1, runs: 4 },
+  );
+  assert.equal(calls.join(''), 'ab' + 'abbaabba');
+  assert.equal(stats.a.n, 4);
+  assert.equal(stats.b.n, 4);
+  assert.equal(stats.a.warmup, 1);
+});
+
+test('outputs are paired by shape when the orders differ, and missing ones are reported', () => {
+  const a = { shape: [2], data: new Float32Array([1, 2]) };
+  const b = { shape: [3], data: new Float32Array([3, 4, 5]) };
+  const swapped = compareOutputs([a, b], [{ ...b, data: new Float32Array([3, 4, 5.5]) }, a]);
+  assert.equal(swapped.problem, null);
+  assert.equal(swapped.maxAbsDiff, 0.5);
+  const missing = compareOutputs([a, b], [a]);
+  assert.match(missing.problem, /no onnxruntime-web output of the same shape for output 1 \[3\]/);
+});
+
+test('run.mjs rejects bad arguments with exit status 2', () => {
+  const run = fileURLToPath(new URL('./run.mjs', import.meta.url));
+  for (const [args, message] of [
+    [['--threads', 'two'], /--threads needs a positive integer, got 'two'/],
+    [['--filter', 'no_such_model'], /no model or kernel name contains 'no_such_model'/],
+    [['--frobnicate'], /unknown argument '--frobnicate'/],
+  ]) {
+    const result = spawnSync(process.execPath, [run, ...args], { encoding: 'utf8' });
+    assert.equal(result.status, 2, args.join(' '));
+    assert.match(result.stderr, message);
+  }
+});

@@ -1,0 +1,43 @@
+// Times several runtimes on the same work, interleaved: after a warm-up,
+// each round runs every side once (alternating which goes first), so slow
+// drifts of the machine (other processes, thermal state) hit all sides
+// alike. Every side runs the same number of rounds: fixed (--runs), or
+// enough for the slowest side to fill the time budget at the speed seen in
+// the warm-up, within [minRuns, maxRuns].
+
+import { summarize } from './stats.mjs';
+
+const DEFAULTS = { warmupRuns: 3, warmupMs: 1000, budgetMs: 1500, minRuns: 5, maxRuns: 500, runs: null };
+
+async function timeOnce(call) {
+  const start = performance.now();
+  await call();
+  return performance.now() - start;
+}
+
+/**
+ * @param {Array<{name: string, call: () => Promise<any>}>} sides
+ * @param {object} [options] warmupRuns, warmupMs (stop warming up a side after this much time, at least one run),
+ *   budgetMs (time of the slowest side), minRuns, maxRuns, runs (fixed count, overrides the budget)
+ * @returns {Promise<Object<string, {n, median, p10, p90, min, max, warmup: number}>>} per side name
+ */
+export async function measureInterleaved(sides, options = {}) {
+  const o = { ...DEFAULTS, ...options };
+  const warm = sides.map(() => ({ times: [], spent: 0 }));
+  for (let round = 0; round < o.warmupRuns; round++) {
+    for (let i = 0; i < sides.length; i++) {
+      if (round > 0 && warm[i].spent >= o.warmupMs) continue;
+      const t = await timeOnce(sides[i].call);
+      warm[i].times.push(t);
+      warm[i].spent += t;
+    }
+  }
+  const slowest = Math.max(...warm.map((w) => summarize(w.times).median));
+  const rounds = o.runs ?? Math.max(o.minRuns, Math.min(o.maxRuns, Math.round(o.budgetMs / Math.max(slowest, 1e-3))));
+  const times = sides.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => sides.length - 1 - i);
+    for (const i of order) times[i].push(await timeOnce(sides[i].call));
+  }
+  return Object.fromEntries(sides.map((side, i) => [side.name, { ...summarize(times[i]), warmup: warm[i].times.length }]));
+}

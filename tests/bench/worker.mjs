@@ -1,0 +1,148 @@
+// One benchmark job in its own process (forked by run.mjs): one model at
+// one thread count, both runtimes in this process, so that load times are
+// clean and each wasm memory's size (which only grows) is this model's peak.
+//
+// Order: instantiate both runtimes (timed apart: "init"), then per runtime
+// load the bytes already read from disk and run once ("load" = bytes to
+// first result), compare the first outputs, then time interleaved runs.
+// A runtime that fails to load or run is reported with its error and the
+// other is still measured. The result goes back to the parent over IPC.
+
+import { readFileSync } from 'node:fs';
+import { compareOutputs } from './compare.mjs';
+import { makeInput } from './inputs.mjs';
+import { measureInterleaved } from './measure.mjs';
+import { installWasmMemoryProbe, wasmMemoryBytes, whileInitialising } from './wasm_memory.mjs';
+
+// The runners are imported only after the probe is in place.
+installWasmMemoryProbe();
+let pt2webRunner;
+let ortRunner;
+async function importRunners() {
+  ({ pt2webRunner } = await import('./runners/pt2web_runner.mjs'));
+  ({ ortRunner } = await import('./runners/ort_runner.mjs'));
+}
+
+function osThreads() {
+  try {
+    return Number(/Threads:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]);
+  } catch {
+    return null;
+  }
+}
+
+function errorText(error) {
+  return String(error?.message ?? error).replace(/\s+/g, ' ').trim();
+}
+
+// The inputs' dtypes: from the pt2web program when it loaded, else from the ONNX model.
+function inputDtypes(job, loaded) {
+  if (loaded.length === 0) throw new Error('neither runtime could load the model');
+  const first = loaded[0];
+  const described = first.runner.inputInfo(first.session).filter((i) => i.kind !== 'constant');
+  return job.inputs.map((input, i) => {
+    const dtype = described[i]?.dtype;
+    if (!dtype) throw new Error(`${first.key} does not say the dtype of input ${i}`);
+    return dtype;
+  });
+}
+
+function checkAgainstOnnx(job, inputs, ortSide) {
+  if (!ortSide.session) return;
+  ortSide.runner.inputInfo(ortSide.session).forEach((info, i) => {
+    const ours = inputs[i];
+    if (!ours) return;
+    if (info.dtype && info.dtype !== ours.dtype) {
+      throw new Error(`${job.name}: input ${i} is ${ours.dtype} for pt2web but ${info.dtype} in the ONNX model (${info.name})`);
+    }
+    info.shape?.forEach((d, k) => {
+      if (typeof d === 'number' && d !== ours.shape[k]) {
+        throw new Error(`${job.name}: input ${i} shape [${ours.shape}] does not fit the ONNX model's [${info.shape}] (${info.name})`);
+      }
+    });
+  });
+}
+
+async function runJob({ job, threads, measureOptions }) {
+  await importRunners();
+  const sides = [
+    { key: 'pt2web', runner: pt2webRunner, path: job.pt2Path },
+    { key: 'ort', runner: ortRunner, path: job.onnxPath },
+  ].map((s) => ({ ...s, bytes: readFileSync(s.path), result: { threads: null } }));
+
+  for (const s of sides) {
+    s.result.initMs = await whileInitialising(s.key, () => s.runner.init(threads));
+    s.result.baseBytes = wasmMemoryBytes(s.key);
+    s.result.threads = s.runner.describeThreads();
+    s.result.threadsUsed = s.runner.threadsUsed(threads);
+    s.result.version = s.runner.version;
+  }
+  const threadsAfterInit = osThreads();
+
+  // Load (timed); the inputs are made between load and first run, untimed.
+  for (const s of sides) {
+    const start = performance.now();
+    try {
+      s.session = await s.runner.load(s.bytes, job.name);
+      s.result.loadOnlyMs = performance.now() - start;
+    } catch (error) {
+      s.result.error = `load: ${errorText(error)}`;
+    }
+  }
+  const dtypes = inputDtypes(job, sides.filter((s) => s.session));
+  const inputs = job.inputs.map((input, i) =>
+    makeInput(`${job.name}/input${i}`, dtypes[i], input.shape, { high: input.indexBound }),
+  );
+  checkAgainstOnnx(job, inputs, sides[1]);
+
+  for (const s of sides.filter((x) => x.session)) {
+    try {
+      s.feeds = s.runner.feeds(s.session, inputs);
+      const start = performance.now();
+      s.firstOutputs = await s.runner.run(s.session, s.feeds);
+      s.result.firstRunMs = performance.now() - start;
+      s.result.loadMs = s.result.loadOnlyMs + s.result.firstRunMs;
+    } catch (error) {
+      s.result.error = `run: ${errorText(error)}`;
+      s.feeds = null;
+    }
+  }
+  const check =
+    sides[0].firstOutputs && sides[1].firstOutputs ? compareOutputs(sides[0].firstOutputs, sides[1].firstOutputs) : null;
+
+  const running = sides.filter((s) => s.feeds);
+  const stats = await measureInterleaved(
+    running.map((s) => ({ name: s.key, call: () => s.runner.run(s.session, s.feeds) })),
+    measureOptions,
+  );
+  for (const s of running) s.result.stats = stats[s.key];
+
+  for (const s of sides) s.result.peakBytes = wasmMemoryBytes(s.key);
+  const heap = await pt2webRunner.heap();
+  sides[0].result.heapSize = heap.heapSize;
+  sides[0].result.heapInUse = heap.inUse;
+  for (const s of sides.filter((x) => x.session)) await s.runner.release(s.session);
+
+  return {
+    name: job.name,
+    kind: job.kind,
+    flops: job.flops ?? null,
+    note: job.note ?? null,
+    threads,
+    inputs: inputs.map((i) => ({ dtype: i.dtype, shape: i.shape })),
+    check,
+    osThreads: threadsAfterInit,
+    pt2web: sides[0].result,
+    ort: sides[1].result,
+  };
+}
+
+process.once('message', async (message) => {
+  let reply;
+  try {
+    reply = { ok: true, result: await runJob(message) };
+  } catch (error) {
+    reply = { ok: false, error: errorText(error) };
+  }
+  process.send(reply, () => process.exit(0));
+});
