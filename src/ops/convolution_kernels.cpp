@@ -17,6 +17,26 @@ namespace {
 
 int64_t volume(const ConvDims& d) { return d[0] * d[1] * d[2]; }
 
+// C[M,N] = row_bias (broadcast along rows; null: 0) + A[M,K] * B[K,N] on
+// row-major matrices with row strides.
+void gemm_rows_bias(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
+                    float* C, int64_t ldc, const float* row_bias) {
+  gemm_f32(M, N, K, MatrixF32{A, lda, 1}, MatrixF32{B, ldb, 1}, C, ldc, false, GemmBias{row_bias, nullptr});
+}
+
+void gemm_rows_bias(int64_t M, int64_t N, int64_t K, const double* A, int64_t lda, const double* B, int64_t ldb,
+                    double* C, int64_t ldc, const double* row_bias) {
+  for (int64_t i = 0; i < M; ++i) std::fill(C + i * ldc, C + i * ldc + N, row_bias ? row_bias[i] : 0.0);
+  for (int64_t i = 0; i < M; ++i) {
+    double* c = C + i * ldc;
+    for (int64_t k = 0; k < K; ++k) {
+      const double a = A[i * lda + k];
+      const double* b = B + k * ldb;
+      for (int64_t j = 0; j < N; ++j) c[j] += a * b[j];
+    }
+  }
+}
+
 // C[M,N] (+)= A[M,K] * B[K,N] on row-major matrices with row strides.
 void gemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C,
           int64_t ldc, bool accumulate) {
@@ -157,10 +177,10 @@ void conv_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) 
       im2col(xn, s.in_channels, s, s.output, cols.data());
       col_data = cols.data();
     }
-    fill_bias(yn, s.out_channels, out_plane, b);
     for (int64_t g = 0; g < s.groups; ++g)
-      gemm(cout_g, out_plane, cin_g * K, w + g * cout_g * cin_g * K, cin_g * K, col_data + g * cin_g * K * out_plane,
-           out_plane, yn + g * cout_g * out_plane, out_plane, true);
+      gemm_rows_bias(cout_g, out_plane, cin_g * K, w + g * cout_g * cin_g * K, cin_g * K,
+                     col_data + g * cin_g * K * out_plane, out_plane, yn + g * cout_g * out_plane, out_plane,
+                     b ? b + g * cout_g : nullptr);
   }
 }
 

@@ -193,9 +193,16 @@ bool try_addmm_f32(OpCall& c, const Tensor& self, const Tensor& mat1, const Tens
   if (self.dim() > 2 || broadcast_shapes(self.sizes(), shape) != shape) return false;
   check_inner_sizes(mat1, mat2);
   Tensor out = Tensor::empty(DType::Float32, shape);
-  out.copy_from(expand_view(self, shape));
-  gemm_f32(shape[0], shape[1], mat1.size(1), matrix_view(mat1), matrix_view(mat2), out.data<float>(), shape[1],
-           true);
+  if (self.dim() >= 1 && self.size(-1) == shape[1] && self.numel() == shape[1]) {
+    // A row vector ([N] or [1, N]): a bias per column.
+    Tensor bias = self.contiguous();
+    gemm_f32(shape[0], shape[1], mat1.size(1), matrix_view(mat1), matrix_view(mat2), out.data<float>(), shape[1],
+             false, GemmBias{nullptr, bias.data<float>()});
+  } else {
+    out.copy_from(expand_view(self, shape));
+    gemm_f32(shape[0], shape[1], mat1.size(1), matrix_view(mat1), matrix_view(mat2), out.data<float>(), shape[1],
+             true);
+  }
   c.push(out);
   return true;
 }
@@ -222,18 +229,14 @@ void addmv_op(OpCall& c) {
   c.push(scale_and_add(matmul(c.tensor(1), c.tensor(2)), c.tensor(0), c.scalar(3), c.scalar(4)));
 }
 
-// x[rows, K] x w[N, K]^T + bias[N] in float32, the bias written first and the
-// product accumulated onto it (one pass over the output).
+// x[rows, K] x w[N, K]^T + bias[N] in float32; the product starts from the
+// bias (one pass over the output).
 Tensor linear_f32(const Tensor& x, const Tensor& weight, const Tensor& bias) {
   const int64_t rows = x.size(0), K = x.size(1), N = weight.size(0);
   Tensor out = Tensor::empty(DType::Float32, {rows, N});
-  float* y = out.data<float>();
-  const bool has_bias = bias.defined();
-  if (has_bias) {
-    Tensor b = bias.contiguous();
-    for (int64_t i = 0; i < rows; ++i) std::memcpy(y + i * N, b.data<float>(), sizeof(float) * N);
-  }
-  gemm_f32(rows, N, K, matrix_view(x), matrix_view(weight).transposed(), y, N, has_bias);
+  Tensor b = bias.defined() ? bias.contiguous() : Tensor();
+  gemm_f32(rows, N, K, matrix_view(x), matrix_view(weight).transposed(), out.data<float>(), N, false,
+           GemmBias{nullptr, b.defined() ? b.data<float>() : nullptr});
   return out;
 }
 

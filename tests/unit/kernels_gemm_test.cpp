@@ -1,6 +1,7 @@
 // The fast GEMM against the reference loop: every tail of the 4x8 tile and
 // of the K/M/N blocks, one-row and one-column products (GEMV paths),
-// transposed and strided operands, accumulation into C, and empty sizes.
+// transposed and strided operands, accumulation into C, biases the product
+// starts from, and empty sizes.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -42,17 +43,20 @@ MatrixF32 make_matrix(int64_t rows, int64_t cols, Layout layout, std::vector<flo
   return {};
 }
 
-void check_against_reference(int64_t M, int64_t N, int64_t K, Layout la, Layout lb, bool accumulate) {
+void check_against_reference(int64_t M, int64_t N, int64_t K, Layout la, Layout lb, bool accumulate,
+                             bool row_bias = false, bool col_bias = false) {
   std::vector<float> a_store, b_store;
   MatrixF32 A = make_matrix(M, K, la, a_store, 1);
   MatrixF32 B = make_matrix(K, N, lb, b_store, 2);
   const int64_t ldc = N + 3;
   std::vector<float> expected = pseudo_random(static_cast<size_t>(std::max<int64_t>(M, 1) * ldc), 3);
   std::vector<float> got = expected;
-  gemm_f32_reference(M, N, K, A, B, expected.data(), ldc, accumulate);
-  gemm_f32(M, N, K, A, B, got.data(), ldc, accumulate);
+  std::vector<float> rows = pseudo_random(static_cast<size_t>(M), 4), cols = pseudo_random(static_cast<size_t>(N), 5);
+  GemmBias bias{row_bias ? rows.data() : nullptr, col_bias ? cols.data() : nullptr};
+  gemm_f32_reference(M, N, K, A, B, expected.data(), ldc, accumulate, bias);
+  gemm_f32(M, N, K, A, B, got.data(), ldc, accumulate, bias);
   INFO("M=" << M << " N=" << N << " K=" << K << " layouts " << static_cast<int>(la) << "," << static_cast<int>(lb)
-            << " accumulate=" << accumulate);
+            << " accumulate=" << accumulate << " bias " << row_bias << col_bias);
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < ldc; ++j) {
       const float want = expected[i * ldc + j], have = got[i * ldc + j];
@@ -94,4 +98,14 @@ TEST_CASE("gemm with an empty dimension", "[kernels][gemm]") {
   check_against_reference(3, 5, 0, Layout::RowMajor, Layout::RowMajor, true);
   check_against_reference(0, 5, 4, Layout::RowMajor, Layout::RowMajor, false);
   check_against_reference(3, 0, 4, Layout::RowMajor, Layout::RowMajor, false);
+}
+
+TEST_CASE("gemm starts from row and column biases", "[kernels][gemm]") {
+  for (bool row_bias : {false, true})
+    for (bool col_bias : {false, true}) {
+      check_against_reference(9, 17, 300, Layout::RowMajor, Layout::RowMajor, false, row_bias, col_bias);
+      check_against_reference(1, 13, 21, Layout::RowMajor, Layout::Transposed, false, row_bias, col_bias);
+      check_against_reference(13, 1, 21, Layout::RowMajor, Layout::RowMajor, false, row_bias, col_bias);
+      check_against_reference(5, 6, 0, Layout::RowMajor, Layout::RowMajor, false, row_bias, col_bias);
+    }
 }

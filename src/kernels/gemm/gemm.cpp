@@ -21,13 +21,26 @@ constexpr int64_t kBlockK = 256;   // KC: a B panel of 256x8 floats is 8 KiB
 constexpr int64_t kBlockM = 128;   // MC: a packed A block of 128x256 floats is 128 KiB
 constexpr int64_t kBlockN = 1024;  // NC: a packed B block of 256x1024 floats is 1 MiB
 
-void zero_rows(int64_t M, int64_t N, float* C, int64_t ldc) {
-  for (int64_t i = 0; i < M; ++i) std::fill(C + i * ldc, C + i * ldc + N, 0.0f);
+// C = the bias alone (zeros without one).
+void fill_bias(int64_t M, int64_t N, float* C, int64_t ldc, GemmBias bias) {
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      C[i * ldc + j] = (bias.rows ? bias.rows[i] : 0.0f) + (bias.cols ? bias.cols[j] : 0.0f);
+}
+
+// `values` copied and zero-padded to a multiple of `width` (null stays null).
+const float* padded(const float* values, int64_t n, int64_t width, std::vector<float>& storage) {
+  if (!values) return nullptr;
+  storage.assign(static_cast<size_t>(panel_count(n, width) * width), 0.0f);
+  std::copy(values, values + n, storage.begin());
+  return storage.data();
 }
 
 void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
-                  bool accumulate) {
-  thread_local std::vector<float> packed_a, packed_b;
+                  bool accumulate, GemmBias bias) {
+  thread_local std::vector<float> packed_a, packed_b, row_storage, col_storage;
+  const float* row_bias = padded(bias.rows, M, kTileRows, row_storage);
+  const float* col_bias = padded(bias.cols, N, kTileCols, col_storage);
   packed_a.resize(static_cast<size_t>(panel_count(std::min(M, kBlockM), kTileRows) * kTileRows * kBlockK));
   packed_b.resize(static_cast<size_t>(panel_count(std::min(N, kBlockN), kTileCols) * kTileCols * kBlockK));
   for (int64_t j0 = 0; j0 < N; j0 += kBlockN) {
@@ -35,6 +48,7 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, flo
     for (int64_t k0 = 0; k0 < K; k0 += kBlockK) {
       const int64_t kc = std::min(kBlockK, K - k0);
       const bool add = accumulate || k0 > 0;
+      const bool with_bias = !add;
       pack_b_block(B, k0, kc, j0, nc, packed_b.data());
       for (int64_t i0 = 0; i0 < M; i0 += kBlockM) {
         const int64_t mc = std::min(kBlockM, M - i0);
@@ -45,7 +59,9 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, flo
           for (int64_t ip = 0; ip < mc; ip += kTileRows) {
             const float* a = packed_a.data() + (ip / kTileRows) * kTileRows * kc;
             float* c = C + (i0 + ip) * ldc + j0 + jp;
-            micro_kernel_4x8(kc, a, b, c, ldc, add, std::min(kTileRows, mc - ip), cols);
+            micro_kernel_4x8(kc, a, b, c, ldc, add, std::min(kTileRows, mc - ip), cols,
+                             with_bias && row_bias ? row_bias + i0 + ip : nullptr,
+                             with_bias && col_bias ? col_bias + j0 + jp : nullptr);
           }
         }
       }
@@ -55,16 +71,19 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, flo
 
 }  // namespace
 
-void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate) {
+void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate,
+              GemmBias bias) {
   if (M <= 0 || N <= 0) return;
-  if (K <= 0) {
-    if (!accumulate) zero_rows(M, N, C, ldc);
-    return;
+  if (K <= 0 || (!bias.empty() && (M == 1 || N == 1))) {
+    // The GEMV paths accumulate onto C filled with the bias.
+    if (!accumulate) fill_bias(M, N, C, ldc, bias);
+    if (K <= 0) return;
+    accumulate = true;
   }
   if (M == 1) return gemv_f32(N, K, A.data, A.col_stride, B, C, 1, accumulate);
   // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
   if (N == 1) return gemv_f32(M, K, B.data, B.row_stride, A.transposed(), C, ldc, accumulate);
-  gemm_blocked(M, N, K, A, B, C, ldc, accumulate);
+  gemm_blocked(M, N, K, A, B, C, ldc, accumulate, bias);
 }
 
 }  // namespace pt2web

@@ -27,10 +27,22 @@ struct MatrixF32 {
   MatrixF32 transposed() const { return {data, col_stride, row_stride}; }
 };
 
-void gemm_f32_reference(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
-                        bool accumulate);
+// A bias the product starts from instead of zero (when not accumulating):
+// C[i][j] = rows[i] + cols[j] + sum_k A[i][k] B[k][j], either pointer null.
+// Starting the accumulators from the bias saves a pass over C compared with
+// filling C first and accumulating.
+struct GemmBias {
+  const float* rows = nullptr;  // M values
+  const float* cols = nullptr;  // N values
+  bool empty() const { return !rows && !cols; }
+};
 
-void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate);
+void gemm_f32_reference(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
+                        bool accumulate, GemmBias bias = {});
+
+// With accumulate, C += A*B and `bias` must be empty.
+void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate,
+              GemmBias bias = {});
 
 // Row-major operands with row strides lda and ldb.
 inline void gemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,

@@ -12,11 +12,26 @@
 namespace pt2web::gemm_detail {
 
 // C[0..rows, 0..cols] (+)= tile; rows <= 4, cols <= 8 (the rest of the
-// padded tile is computed and dropped).
+// padded tile is computed and dropped). Without accumulate the tile starts
+// from row_bias[r] + col_bias[c] (each null or padded to 4 / 8 values).
 inline void micro_kernel_4x8(int64_t kc, const float* a, const float* b, float* C, int64_t ldc, bool accumulate,
-                             int64_t rows, int64_t cols) {
+                             int64_t rows, int64_t cols, const float* row_bias, const float* col_bias) {
   using simd::Vec4;
   Vec4 c00{}, c01{}, c10{}, c11{}, c20{}, c21{}, c30{}, c31{};
+  if (col_bias) {
+    c00 = c10 = c20 = c30 = simd::load4(col_bias);
+    c01 = c11 = c21 = c31 = simd::load4(col_bias + 4);
+  }
+  if (row_bias) {
+    Vec4 r = simd::splat4(row_bias);
+    c00 += r, c01 += r;
+    r = simd::splat4(row_bias + 1);
+    c10 += r, c11 += r;
+    r = simd::splat4(row_bias + 2);
+    c20 += r, c21 += r;
+    r = simd::splat4(row_bias + 3);
+    c30 += r, c31 += r;
+  }
   for (int64_t k = 0; k < kc; ++k, a += kTileRows, b += kTileCols) {
     const Vec4 b0 = simd::load4(b), b1 = simd::load4(b + 4);
     Vec4 ak = simd::splat4(a);

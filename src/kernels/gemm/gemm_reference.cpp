@@ -6,10 +6,11 @@
 namespace pt2web {
 
 void gemm_f32_reference(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
-                        bool accumulate) {
+                        bool accumulate, GemmBias bias) {
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
-      float sum = accumulate ? C[i * ldc + j] : 0.0f;
+      float start = (bias.rows ? bias.rows[i] : 0.0f) + (bias.cols ? bias.cols[j] : 0.0f);
+      float sum = accumulate ? C[i * ldc + j] : start;
       for (int64_t k = 0; k < K; ++k) sum += A.at(i, k) * B.at(k, j);
       C[i * ldc + j] = sum;
     }
