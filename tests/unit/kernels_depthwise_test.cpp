@@ -69,4 +69,7 @@ TEST_CASE("depthwise convolution matches a naive loop", "[kernels][conv]") {
   check_case(2, 1, 10, 10, 3, 1, 2, 2, true);  // dilation
   check_case(1, 2, 5, 5, 3, 3, 0, 1, false);   // stride larger than needed
   check_case(2, 1, 2, 3, 3, 1, 1, 1, true);    // kernel larger than the image with padding
+  check_case(2, 2, 9, 40, 3, 2, 1, 2, true);   // wide rows: stride-2 vectors with dilation
+  check_case(3, 1, 5, 33, 5, 1, 2, 1, false);  // wide rows: 5x5 stride-1 vectors
+  check_case(1, 1, 4, 41, 3, 2, 0, 1, true);   // stride 2, no padding: the row-end guard
 }

@@ -8,19 +8,65 @@ namespace pt2web {
 
 namespace {
 
+using simd::Vec4;
+
 // Smallest integer >= a / b for b > 0.
 int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
-// out[o] += weight * in[o * stride + offset] for o in [begin, end).
-void scaled_add(float* out, const float* in, float weight, int64_t begin, int64_t end, int64_t stride,
-                int64_t offset) {
-  int64_t o = begin;
-  if (stride == 1) {
-    const simd::Vec4 wv = simd::splat4(weight);
-    const float* src = in + offset;
-    for (; o + 4 <= end; o += 4) simd::store4(out + o, simd::load4(out + o) + wv * simd::load4(src + o));
+// Lanes 0, 2, 4, 6 of the eight floats at p (a stride-2 gather).
+inline Vec4 load_even(const float* p) {
+  const Vec4 lo = simd::load4(p), hi = simd::load4(p + 4);
+  return __builtin_shufflevector(lo, hi, 0, 2, 4, 6);
+}
+
+// The input columns of output column ow for tap kw: ow*stride + kw*dilation - pad.
+struct ColumnRange {
+  int64_t begin = 0, end = 0;  // output columns whose every tap lies inside the row
+};
+
+ColumnRange interior_columns(const DepthwiseShape& s) {
+  ColumnRange r{0, s.out_w};
+  for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+    const int64_t shift = kw * s.dilation_w - s.pad_w;
+    r.begin = std::max(r.begin, ceil_div(-shift, s.stride_w));
+    r.end = std::min(r.end, ceil_div(s.in_w - shift, s.stride_w));
   }
-  for (; o < end; ++o) out[o] += weight * in[o * stride + offset];
+  r.begin = std::min(r.begin, s.out_w);
+  r.end = std::max(r.end, r.begin);
+  return r;
+}
+
+// One output value with every tap checked against the image borders.
+float output_at(const DepthwiseShape& s, const float* in, const float* w, float bias, int64_t oh, int64_t ow) {
+  float sum = bias;
+  for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+    const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
+    if (ih < 0 || ih >= s.in_h) continue;
+    for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+      const int64_t iw = ow * s.stride_w - s.pad_w + kw * s.dilation_w;
+      if (iw >= 0 && iw < s.in_w) sum += w[kh * s.kernel_w + kw] * in[ih * s.in_w + iw];
+    }
+  }
+  return sum;
+}
+
+// Four adjacent interior outputs starting at ow: every tap accumulates in a
+// register and the result is stored once (strides 1 and 2 vectorized).
+inline Vec4 four_outputs(const DepthwiseShape& s, const float* in, const float* w, float bias, int64_t oh,
+                         int64_t ow) {
+  Vec4 acc = simd::splat4(bias);
+  for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+    const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
+    if (ih < 0 || ih >= s.in_h) continue;
+    const float* row = in + ih * s.in_w + ow * s.stride_w - s.pad_w;
+    const float* taps = w + kh * s.kernel_w;
+    for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+      const float* p = row + kw * s.dilation_w;
+      const Vec4 x = s.stride_w == 1 ? simd::load4(p) : load_even(p);
+      acc += simd::splat4(taps[kw]) * x;
+    }
+  }
+  return acc;
 }
 
 }  // namespace
@@ -28,24 +74,26 @@ void scaled_add(float* out, const float* in, float weight, int64_t begin, int64_
 void depthwise_conv2d_f32(const DepthwiseShape& s, const float* x, const float* w, const float* b, float* y) {
   const int64_t out_plane = s.out_h * s.out_w, in_plane = s.in_h * s.in_w;
   const int64_t taps = s.kernel_h * s.kernel_w;
+  const ColumnRange interior = interior_columns(s);
+  const bool vectorized = s.stride_w == 1 || s.stride_w == 2;
   for (int64_t oc = 0; oc < s.channels_in * s.multiplier; ++oc) {
     const float* in = x + (oc / s.multiplier) * in_plane;
+    const float* weights = w + oc * taps;
+    const float bias = b ? b[oc] : 0.0f;
     float* out = y + oc * out_plane;
-    std::fill(out, out + out_plane, b ? b[oc] : 0.0f);
-    for (int64_t kh = 0; kh < s.kernel_h; ++kh)
-      for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
-        const float weight = w[oc * taps + kh * s.kernel_w + kw];
-        // Output columns whose input column ow*stride - pad + kw*dilation is inside the row.
-        const int64_t shift = kw * s.dilation_w - s.pad_w;
-        const int64_t col_begin = std::max<int64_t>(0, ceil_div(-shift, s.stride_w));
-        const int64_t col_end = std::min<int64_t>(s.out_w, ceil_div(s.in_w - shift, s.stride_w));
-        if (col_begin >= col_end) continue;
-        for (int64_t oh = 0; oh < s.out_h; ++oh) {
-          const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
-          if (ih < 0 || ih >= s.in_h) continue;
-          scaled_add(out + oh * s.out_w, in + ih * s.in_w, weight, col_begin, col_end, s.stride_w, shift);
-        }
+    for (int64_t oh = 0; oh < s.out_h; ++oh) {
+      float* out_row = out + oh * s.out_w;
+      int64_t ow = 0;
+      for (; ow < interior.begin; ++ow) out_row[ow] = output_at(s, in, weights, bias, oh, ow);
+      if (vectorized) {
+        // A stride-2 vector reads 8 floats from its last tap's column, one
+        // past the last it uses: that one must still be inside the row.
+        const int64_t reach = (s.kernel_w - 1) * s.dilation_w - s.pad_w;
+        for (; ow + 4 <= interior.end && (s.stride_w == 1 || 2 * ow + reach + 8 <= s.in_w); ow += 4)
+          simd::store4(out_row + ow, four_outputs(s, in, weights, bias, oh, ow));
       }
+      for (; ow < s.out_w; ++ow) out_row[ow] = output_at(s, in, weights, bias, oh, ow);
+    }
   }
 }
 

@@ -1,8 +1,8 @@
 // Direct depthwise 2-d convolution: every output channel reads one input
 // channel (groups == input channels, any channel multiplier). im2col would
-// turn it into thousands of tiny products; here each kernel tap is one
-// scaled add of an input row segment onto an output row (vectorized when
-// the stride is 1), with the padding handled by clipping the row range.
+// turn it into thousands of tiny products. Here four adjacent outputs
+// accumulate every tap in one register and are stored once (strides 1 and
+// 2); outputs whose window crosses the border are computed one by one.
 #pragma once
 
 #include <cstdint>
