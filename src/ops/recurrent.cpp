@@ -23,8 +23,12 @@ using recurrent::CellKind;
 using recurrent::DirectionWeights;
 using recurrent::gate_count;
 
-// A [rows, cols] weight transposed to [cols, rows], contiguous in `compute`.
-Tensor transposed(const Tensor& w, DType compute) { return transpose_view(w, 0, 1).to(compute); }
+// A [rows, cols] weight transposed to [cols, rows] in `compute`: a view for
+// float32 (the GEMM reads strides), else a contiguous copy.
+Tensor transposed(const Tensor& w, DType compute) {
+  Tensor t = transpose_view(w, 0, 1);
+  return compute == DType::Float32 && w.dtype() == DType::Float32 ? t : t.to(compute).contiguous();
+}
 
 void check_dtype(const OpCall& c, const Tensor& t, DType dtype, const char* what) {
   if (t.dtype() != dtype)
@@ -66,8 +70,8 @@ DirectionWeights prepare_weights(const OpCall& c, CellKind kind, const Tensor& w
   if (w_hr.defined()) check_shape(c, w_hr, {w.out, w.hidden}, "w_hr");
   w.w_ih_t = transposed(w_ih, compute);
   w.w_hh_t = transposed(w_hh, compute);
-  if (b_ih.defined()) w.b_ih = b_ih.to(compute);
-  if (b_hh.defined()) w.b_hh = b_hh.to(compute);
+  if (b_ih.defined()) w.b_ih = b_ih.to(compute).contiguous();
+  if (b_hh.defined()) w.b_hh = b_hh.to(compute).contiguous();
   if (w_hr.defined()) w.w_hr_t = transposed(w_hr, compute);
   return w;
 }

@@ -11,8 +11,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
+#include "kernels/gemm/gemm.h"
+#include "kernels/math/array_math.h"
 #include "ops/attention_gemm.h"
 #include "tensor/tensor.h"
 
@@ -25,8 +28,9 @@ inline int64_t gate_count(CellKind kind) {
   return kind == CellKind::Lstm ? 4 : kind == CellKind::Gru ? 3 : 1;
 }
 
-// One direction of one layer, transposed to [in, out] and contiguous in the
-// compute type so every product is a plain row-major gemm.
+// One direction of one layer, transposed to [in, out] in the compute type:
+// float32 weights stay strided views (kernels/gemm reads them in place),
+// others are contiguous copies for the plain row-major loop.
 struct DirectionWeights {
   Tensor w_ih_t;      // [input, G*H]
   Tensor w_hh_t;      // [Hout, G*H]
@@ -41,6 +45,11 @@ struct DirectionWeights {
 template <typename M>
 void project_rows(const M* x, int64_t rows, int64_t K, const Tensor& w_t, const Tensor& bias, M* out) {
   const int64_t N = w_t.size(1);
+  if constexpr (std::is_same<M, float>::value) {
+    gemm_f32(rows, N, K, MatrixF32{x, K, 1}, MatrixF32{w_t.data<float>(), w_t.strides()[0], w_t.strides()[1]}, out, N,
+             false, GemmBias{nullptr, bias.defined() ? bias.data<float>() : nullptr});
+    return;
+  }
   if (bias.defined())
     for (int64_t r = 0; r < rows; ++r) std::memcpy(out + r * N, bias.data<M>(), sizeof(M) * N);
   attention_family::gemm<M>(rows, N, K, x, K, w_t.data<M>(), N, out, N, bias.defined());
@@ -51,9 +60,30 @@ M sigmoid(M x) {
   return M(1) / (M(1) + std::exp(-x));
 }
 
+// float32: the gate activations run vectorized over whole gate rows.
+inline void lstm_update_f32(const float* xg, const float* hg, float* c, float* h_raw, int64_t B, int64_t H) {
+  thread_local std::vector<float> gates;
+  gates.resize(static_cast<size_t>(4 * H));
+  float* g = gates.data();
+  for (int64_t b = 0; b < B; ++b) {
+    const float* x = xg + b * 4 * H;
+    const float* h = hg + b * 4 * H;
+    for (int64_t j = 0; j < 4 * H; ++j) g[j] = h[j] + x[j];
+    sigmoid_f32(g, g, 2 * H);              // input and forget gates
+    tanh_f32(g + 2 * H, g + 2 * H, H);     // cell gate
+    sigmoid_f32(g + 3 * H, g + 3 * H, H);  // output gate
+    float* cell = c + b * H;
+    float* out = h_raw + b * H;
+    for (int64_t j = 0; j < H; ++j) cell[j] = g[H + j] * cell[j] + g[j] * g[2 * H + j];
+    tanh_f32(cell, out, H);
+    for (int64_t j = 0; j < H; ++j) out[j] *= g[3 * H + j];
+  }
+}
+
 // c <- f*c + i*g, h_raw <- o * tanh(c), from the summed gates of each row.
 template <typename M>
 void lstm_update(const M* xg, const M* hg, M* c, M* h_raw, int64_t B, int64_t H) {
+  if constexpr (std::is_same<M, float>::value) return lstm_update_f32(xg, hg, c, h_raw, B, H);
   for (int64_t b = 0; b < B; ++b) {
     const M* x = xg + b * 4 * H;
     const M* h = hg + b * 4 * H;
@@ -69,9 +99,27 @@ void lstm_update(const M* xg, const M* hg, M* c, M* h_raw, int64_t B, int64_t H)
   }
 }
 
+// float32: the gate activations run vectorized over whole gate rows.
+inline void gru_update_f32(const float* xg, const float* hg, float* h, int64_t B, int64_t H) {
+  thread_local std::vector<float> gates;
+  gates.resize(static_cast<size_t>(3 * H));
+  float* g = gates.data();
+  for (int64_t b = 0; b < B; ++b) {
+    const float* x = xg + b * 3 * H;
+    const float* hh = hg + b * 3 * H;
+    for (int64_t j = 0; j < 2 * H; ++j) g[j] = hh[j] + x[j];
+    sigmoid_f32(g, g, 2 * H);  // reset and update gates
+    for (int64_t j = 0; j < H; ++j) g[2 * H + j] = x[2 * H + j] + hh[2 * H + j] * g[j];
+    tanh_f32(g + 2 * H, g + 2 * H, H);  // new gate
+    float* state = h + b * H;
+    for (int64_t j = 0; j < H; ++j) state[j] = (state[j] - g[2 * H + j]) * g[H + j] + g[2 * H + j];
+  }
+}
+
 // h <- (h - n) * z + n, the form ATen evaluates.
 template <typename M>
 void gru_update(const M* xg, const M* hg, M* h, int64_t B, int64_t H) {
+  if constexpr (std::is_same<M, float>::value) return gru_update_f32(xg, hg, h, B, H);
   for (int64_t b = 0; b < B; ++b) {
     const M* x = xg + b * 3 * H;
     const M* hh = hg + b * 3 * H;
