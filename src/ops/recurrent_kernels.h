@@ -60,11 +60,16 @@ M sigmoid(M x) {
   return M(1) / (M(1) + std::exp(-x));
 }
 
+// Scratch for one row of gate values (per thread, grows only).
+inline float* gate_scratch(int64_t n) {
+  thread_local std::vector<float> gates;
+  if (gates.size() < static_cast<size_t>(n)) gates.resize(static_cast<size_t>(n));
+  return gates.data();
+}
+
 // float32: the gate activations run vectorized over whole gate rows.
 inline void lstm_update_f32(const float* xg, const float* hg, float* c, float* h_raw, int64_t B, int64_t H) {
-  thread_local std::vector<float> gates;
-  gates.resize(static_cast<size_t>(4 * H));
-  float* g = gates.data();
+  float* g = gate_scratch(4 * H);
   for (int64_t b = 0; b < B; ++b) {
     const float* x = xg + b * 4 * H;
     const float* h = hg + b * 4 * H;
@@ -101,9 +106,7 @@ void lstm_update(const M* xg, const M* hg, M* c, M* h_raw, int64_t B, int64_t H)
 
 // float32: the gate activations run vectorized over whole gate rows.
 inline void gru_update_f32(const float* xg, const float* hg, float* h, int64_t B, int64_t H) {
-  thread_local std::vector<float> gates;
-  gates.resize(static_cast<size_t>(3 * H));
-  float* g = gates.data();
+  float* g = gate_scratch(3 * H);
   for (int64_t b = 0; b < B; ++b) {
     const float* x = xg + b * 3 * H;
     const float* hh = hg + b * 3 * H;

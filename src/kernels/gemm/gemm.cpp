@@ -1,8 +1,8 @@
 // The fast GEMM: blocked in the GotoBLAS order. For each block of NC
 // columns and KC steps, B is packed once into 8-column panels (kept in
 // L2); for each block of MC rows, A is packed into 4-row panels; then the
-// 4x8 micro-kernel sweeps the block with a B panel held in L1. One-row and
-// one-column products take the GEMV path.
+// 4x8 micro-kernel sweeps the block with a B panel held in L1. Products
+// with fewer rows than a tile, or one column, take the GEMV path.
 #include <algorithm>
 #include <vector>
 
@@ -74,13 +74,19 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, flo
 void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate,
               GemmBias bias) {
   if (M <= 0 || N <= 0) return;
-  if (K <= 0 || (!bias.empty() && (M == 1 || N == 1))) {
+  const bool few_rows = M < kTileRows;
+  if (K <= 0 || (!bias.empty() && (few_rows || N == 1))) {
     // The GEMV paths accumulate onto C filled with the bias.
     if (!accumulate) fill_bias(M, N, C, ldc, bias);
     if (K <= 0) return;
     accumulate = true;
   }
-  if (M == 1) return gemv_f32(N, K, A.data, A.col_stride, B, C, 1, accumulate);
+  if (few_rows) {
+    // Fewer rows than a tile (a recurrent step, a small batch): one GEMV per
+    // row reads B in place; packing all of B would cost more than the product.
+    for (int64_t i = 0; i < M; ++i) gemv_f32(N, K, A.data + i * A.row_stride, A.col_stride, B, C + i * ldc, 1, accumulate);
+    return;
+  }
   // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
   if (N == 1) return gemv_f32(M, K, B.data, B.row_stride, A.transposed(), C, ldc, accumulate);
   gemm_blocked(M, N, K, A, B, C, ldc, accumulate, bias);

@@ -5,7 +5,8 @@
 // with row stride ldc.
 //
 // gemm_f32 is the fast implementation (packed panels, a 4x8 vector
-// micro-kernel, a GEMV path for one-row or one-column products);
+// micro-kernel, GEMV paths for products with fewer rows than a tile or one
+// column);
 // gemm_f32_reference is the plain loop it is tested against.
 // Neither allocates on the heap after the first call on a thread (packing
 // buffers are thread-local and grow only). Preconditions (checked by
