@@ -13,6 +13,9 @@ using simd::Vec4;
 // Smallest integer >= a / b for b > 0.
 int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
+// floor(a / 2) for any sign.
+int64_t floor_half(int64_t a) { return a >= 0 ? a / 2 : -((1 - a) / 2); }
+
 // Lanes 0, 2, 4, 6 of the eight floats at p (a stride-2 gather).
 inline Vec4 load_even(const float* p) {
   const Vec4 lo = simd::load4(p), hi = simd::load4(p + 4);
@@ -69,6 +72,32 @@ inline Vec4 four_outputs(const DepthwiseShape& s, const float* in, const float* 
   return acc;
 }
 
+// The 3x3 undilated case, the one networks use: the nine weights stay in
+// registers across the row, and rows above or below the image are skipped
+// once per output row.
+template <int Stride>
+void row_3x3(const DepthwiseShape& s, const float* in, const float* w, float bias, int64_t oh, float* out_row,
+             int64_t begin, int64_t end) {
+  const Vec4 w00 = simd::splat4(w[0]), w01 = simd::splat4(w[1]), w02 = simd::splat4(w[2]);
+  const Vec4 w10 = simd::splat4(w[3]), w11 = simd::splat4(w[4]), w12 = simd::splat4(w[5]);
+  const Vec4 w20 = simd::splat4(w[6]), w21 = simd::splat4(w[7]), w22 = simd::splat4(w[8]);
+  const int64_t ih0 = oh * s.stride_h - s.pad_h;
+  const bool top = ih0 >= 0 && ih0 < s.in_h, middle = ih0 + 1 >= 0 && ih0 + 1 < s.in_h,
+             bottom = ih0 + 2 >= 0 && ih0 + 2 < s.in_h;
+  const float* r0 = in + ih0 * s.in_w - s.pad_w;
+  const float* r1 = r0 + s.in_w;
+  const float* r2 = r1 + s.in_w;
+  auto load = [](const float* p) { return Stride == 1 ? simd::load4(p) : load_even(p); };
+  for (int64_t ow = begin; ow + 4 <= end; ow += 4) {
+    const int64_t col = ow * Stride;
+    Vec4 acc = simd::splat4(bias);
+    if (top) acc += w00 * load(r0 + col) + w01 * load(r0 + col + 1) + w02 * load(r0 + col + 2);
+    if (middle) acc += w10 * load(r1 + col) + w11 * load(r1 + col + 1) + w12 * load(r1 + col + 2);
+    if (bottom) acc += w20 * load(r2 + col) + w21 * load(r2 + col + 1) + w22 * load(r2 + col + 2);
+    simd::store4(out_row + ow, acc);
+  }
+}
+
 }  // namespace
 
 void depthwise_conv2d_f32(const DepthwiseShape& s, const float* x, const float* w, const float* b, float* y) {
@@ -76,6 +105,7 @@ void depthwise_conv2d_f32(const DepthwiseShape& s, const float* x, const float* 
   const int64_t taps = s.kernel_h * s.kernel_w;
   const ColumnRange interior = interior_columns(s);
   const bool vectorized = s.stride_w == 1 || s.stride_w == 2;
+  const bool three_by_three = s.kernel_h == 3 && s.kernel_w == 3 && s.dilation_h == 1 && s.dilation_w == 1;
   for (int64_t oc = 0; oc < s.channels_in * s.multiplier; ++oc) {
     const float* in = x + (oc / s.multiplier) * in_plane;
     const float* weights = w + oc * taps;
@@ -89,8 +119,15 @@ void depthwise_conv2d_f32(const DepthwiseShape& s, const float* x, const float* 
         // A stride-2 vector reads 8 floats from its last tap's column, one
         // past the last it uses: that one must still be inside the row.
         const int64_t reach = (s.kernel_w - 1) * s.dilation_w - s.pad_w;
-        for (; ow + 4 <= interior.end && (s.stride_w == 1 || 2 * ow + reach + 8 <= s.in_w); ow += 4)
-          simd::store4(out_row + ow, four_outputs(s, in, weights, bias, oh, ow));
+        int64_t end = interior.end;
+        if (s.stride_w == 2) end = std::min(end, floor_half(s.in_w - reach - 8) + 4);
+        if (three_by_three) {
+          if (s.stride_w == 1) row_3x3<1>(s, in, weights, bias, oh, out_row, ow, end);
+          else row_3x3<2>(s, in, weights, bias, oh, out_row, ow, end);
+          if (end > ow) ow += (end - ow) / 4 * 4;
+        } else {
+          for (; ow + 4 <= end; ow += 4) simd::store4(out_row + ow, four_outputs(s, in, weights, bias, oh, ow));
+        }
       }
       for (; ow < s.out_w; ++ow) out_row[ow] = output_at(s, in, weights, bias, oh, ow);
     }
