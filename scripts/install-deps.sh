@@ -28,12 +28,14 @@ apt_install() {
 
 apt_install cmake g++ make emscripten catch2 nlohmann-json3-dev nodejs chromium
 
-# npm packages, only when the package declares some and they are not installed yet.
+# npm packages, only when the package declares some.
 needs_npm=$(node -e '
   const p = require("./npm/package.json");
   const n = Object.keys({...p.dependencies, ...p.devDependencies}).length;
   process.stdout.write(n > 0 ? "yes" : "no");')
-if [ "$needs_npm" = yes ] && [ ! -d npm/node_modules ]; then
+# Installed when missing, or again when package-lock.json changed since.
+if [ "$needs_npm" = yes ] && { [ ! -f npm/node_modules/.package-lock.json ] ||
+                               [ npm/package-lock.json -nt npm/node_modules/.package-lock.json ]; }; then
   command -v npm >/dev/null || apt_install npm
   if [ -f npm/package-lock.json ]; then
     (cd npm && npm ci --no-audit --no-fund)

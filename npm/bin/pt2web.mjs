@@ -1,37 +1,88 @@
 #!/usr/bin/env node
-// The pt2web command line: info, check and demo (see usage below).
+// The pt2web command line: info, run, check, bench and demo (usage below).
+// Exit codes: 0 success, 1 failure (a pt2web error, failed cases), 2 bad usage.
 
+import { UsageError, integerOption, parseArgs } from '../src/cli/args.js';
+import { bench } from '../src/cli/bench.js';
 import { check } from '../src/cli/check.js';
 import { demo } from '../src/cli/demo.js';
 import { info } from '../src/cli/info.js';
+import { run } from '../src/cli/run.js';
 import { Pt2webError } from '../src/errors.js';
 
-const USAGE = `usage: pt2web COMMAND
+const USAGE = `usage: pt2web COMMAND ...
 
-  info MODEL.pt2 [--json]   archive, schema, dialect, inputs and outputs, graph
-                            signature, state sizes and every operator (supported?)
-  check DIR [--core]        run DIR/cases.json on DIR/model.pt2 (--core: the
-                            cases.core.json / model.core.pt2 pair) and compare
-  demo                      classify the bundled 8x8 digits with digits_cnn`;
+  info MODEL.pt2 [--json]
+      archive, schema, dialect, inputs and outputs, graph signature, state
+      sizes and every operator (supported?)
+  run MODEL.pt2 [--cases FILE [--case NAME]] [--random] [--seed N] [--json] [--out FILE]
+      run on the cases of a cases.json file (those torch ran, in order), or
+      on the archive's example inputs, or on random inputs of valid shapes
+      (--random, or when the archive has no example inputs); print the
+      outputs, or write them as JSON (--out)
+  check DIR [--core]
+      run DIR/cases.json on DIR/model.pt2 (--core: cases.core.json on
+      model.core.pt2) and compare with torch's results
+  bench MODEL.pt2 [--cases FILE [--case NAME]] [--random] [--seed N] [--warmup N] [--runs N] [--json]
+      time load and run (median and spread over --runs, default 30, after
+      --warmup runs, default 5) on one input chosen as for run
+  demo
+      classify the 8x8 digits of the repository's digits_cnn fixture`;
+
+const INPUT_VALUES = ['cases', 'case', 'seed'];
+
+function inputChoice(args) {
+  return {
+    cases: args.values.get('cases'),
+    caseName: args.values.get('case'),
+    random: args.flags.has('random'),
+    seed: integerOption(args.values, 'seed', 0),
+  };
+}
+
+const COMMANDS = {
+  info: {
+    spec: { positional: 1, flags: ['json'] },
+    start: (a) => info(a.positional[0], { json: a.flags.has('json') }),
+  },
+  run: {
+    spec: { positional: 1, flags: ['json', 'random'], values: [...INPUT_VALUES, 'out'] },
+    start: (a) => run(a.positional[0], { ...inputChoice(a), json: a.flags.has('json'), out: a.values.get('out') }),
+  },
+  check: {
+    spec: { positional: 1, flags: ['core'] },
+    start: (a) => check(a.positional[0], { core: a.flags.has('core') }),
+  },
+  bench: {
+    spec: { positional: 1, flags: ['json', 'random'], values: [...INPUT_VALUES, 'warmup', 'runs'] },
+    start: (a) => bench(a.positional[0], {
+      ...inputChoice(a),
+      warmup: integerOption(a.values, 'warmup', 5),
+      runs: integerOption(a.values, 'runs', 30, 1),
+      json: a.flags.has('json'),
+    }),
+  },
+  demo: { spec: { positional: 0 }, start: () => demo() },
+};
 
 async function main(argv) {
-  const [command, ...rest] = argv;
-  const flags = new Set(rest.filter((a) => a.startsWith('--')));
-  const positional = rest.filter((a) => !a.startsWith('--'));
-  const known = { info: ['--json'], check: ['--core'], demo: [] };
-  if (!(command in known)) {
-    console.error(command && command !== '--help' && command !== '-h' ? `unknown command '${command}'\n\n${USAGE}` : USAGE);
-    return command === '--help' || command === '-h' ? 0 : 2;
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
+    return name === undefined ? 2 : 0;
   }
-  const unknownFlag = [...flags].find((f) => !known[command].includes(f));
-  const wantsPath = command !== 'demo';
-  if (unknownFlag || positional.length !== (wantsPath ? 1 : 0)) {
-    console.error(USAGE);
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`pt2web: unknown command '${name}'\n\n${USAGE}`);
     return 2;
   }
-  if (command === 'info') return info(positional[0], { json: flags.has('--json') });
-  if (command === 'check') return check(positional[0], { core: flags.has('--core') });
-  return demo();
+  try {
+    return await command.start(parseArgs(rest, command.spec));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`pt2web ${name}: ${error.message} (pt2web --help shows the usage)`);
+    return 2;
+  }
 }
 
 try {

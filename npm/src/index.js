@@ -1,10 +1,13 @@
-// pt2web: run PyTorch torch.export programs (.pt2) with WebAssembly.
+// pt2web: run PyTorch torch.export programs (.pt2) with WebAssembly, in
+// browsers and Node.js. The public entry point: everything a user imports
+// comes from here (types in ../index.d.ts).
 //
 //   import { load, Tensor } from 'pt2web';
 //   const program = await load('model.pt2');
 //   const y = program.run([new Tensor('float32', x, [1, 16])]);
+//   program.dispose();
 
-import { callNative } from './errors.js';
+import { BadInputError, callNative } from './errors.js';
 import { getModule } from './module.js';
 import { Program } from './program.js';
 import { readSource } from './source.js';
@@ -19,17 +22,30 @@ export {
 } from './errors.js';
 export { Tensor, DTYPES } from './tensor.js';
 export { float, int, tuple, list, dict } from './values.js';
+export { sampleInputs } from './sample_inputs.js';
 export { Program };
+
+const LOAD_OPTIONS = ['label', 'onProgress', 'wasm'];
+
+function checkOptions(options, known, where) {
+  if (options === null || typeof options !== 'object') throw new BadInputError(`${where}: options must be an object`);
+  const unknown = Object.keys(options).filter((key) => !known.includes(key));
+  if (unknown.length) {
+    throw new BadInputError(`${where}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  }
+}
 
 /**
  * Loads a program and prepares it to run.
- * @param {string|URL|Uint8Array|ArrayBuffer} source a path (Node), a URL, or the file's bytes
- * @param {{label?: string}} [options] label: the name used in error messages
+ * @param {string|URL|Response|Blob|ArrayBuffer|ArrayBufferView} source
+ * @param {{label?: string, onProgress?: Function, wasm?: any}} [options]
+ *   label: the program's name in error messages; onProgress({loaded, total});
+ *   wasm: where pt2web.wasm is (URL or path), or its bytes or compiled module
  * @returns {Promise<Program>} rejects with UnsupportedError listing every missing operator
  */
 export async function load(source, options = {}) {
-  const module = await getModule();
-  const { bytes, label } = await readSource(source, options.label);
+  checkOptions(options, LOAD_OPTIONS, 'load()');
+  const [module, { bytes, label }] = await Promise.all([getModule(options.wasm), readSource(source, options)]);
   const native = new module.Program();
   try {
     callNative(() => native.load(bytes, label));
@@ -42,11 +58,21 @@ export async function load(source, options = {}) {
 
 /**
  * Describes a program without preparing it to run, so programs with
- * unsupported operators can be inspected too.
+ * unsupported operators can be inspected too. Same sources and options as load().
  * @returns {Promise<object>} the description (see Program.description)
  */
 export async function inspect(source, options = {}) {
-  const module = await getModule();
-  const { bytes, label } = await readSource(source, options.label);
+  checkOptions(options, LOAD_OPTIONS, 'inspect()');
+  const [module, { bytes, label }] = await Promise.all([getModule(options.wasm), readSource(source, options)]);
   return JSON.parse(callNative(() => module.inspectArchive(bytes, label)));
+}
+
+/**
+ * The wasm heap of the module for options.wasm (default: the packaged one):
+ * {inUse: bytes allocated and not yet freed, heapSize: bytes of wasm memory}.
+ */
+export async function heapStats(options = {}) {
+  checkOptions(options, ['wasm'], 'heapStats()');
+  const module = await getModule(options.wasm);
+  return module.heapStats();
 }

@@ -1,47 +1,129 @@
-// Loads the WebAssembly module (dist/pt2web.mjs + dist/pt2web.wasm) once per
-// process or page. In Node the .wasm bytes are read from disk and handed to
-// the factory as wasmBinary (the Emscripten 3.1.6 glue would otherwise try
-// to fetch them by URL); in browsers the factory fetches dist/pt2web.wasm
-// next to this package.
+// Instantiates the WebAssembly module (dist/pt2web.mjs, the Emscripten glue,
+// with dist/pt2web.wasm) once per distinct `wasm` option and shares it
+// between every program loaded with that option. Modules made from different
+// options are independent instances with separate heaps.
+//
+// Finding the .wasm:
+//   - by default through the literal `new URL('../dist/pt2web.wasm',
+//     import.meta.url)` below: bundlers (Vite, webpack 5, Parcel, Rollup with
+//     a URL plugin) recognise the pattern and copy the file beside the bundle.
+//     Node reads the file from disk.
+//   - options.wasm: a URL (string or URL; in Node also a file path) to fetch
+//     it from, its bytes (ArrayBuffer or typed array), or a compiled
+//     WebAssembly.Module.
+// The glue is imported statically so that bundlers include it, and is always
+// handed either the bytes (wasmBinary) or an instantiateWasm hook, so it never
+// goes looking for the file itself.
+//
+// Errors: a .wasm that cannot be fetched, read or instantiated is a
+// BadFileError naming where it came from; a failed attempt is forgotten so
+// the next call retries.
 
-import { InternalError } from './errors.js';
+import createPt2webModule from '../dist/pt2web.mjs';
 
-const DIST = new URL('../dist/', import.meta.url);
-const isNode = typeof process === 'object' && process.versions != null && process.versions.node != null;
+import { BadFileError, BadInputError } from './errors.js';
+import { displayName, isLocalFile, readLocalFile, resolveLocation } from './platform.js';
 
-let pending = null;
+const DEFAULT_WASM_URL = new URL('../dist/pt2web.wasm', import.meta.url);
 
-async function importFactory() {
+const byUrl = new Map();  // href -> Promise<module>
+const byObject = new WeakMap();  // ArrayBuffer | typed array | WebAssembly.Module -> Promise<module>
+
+function wasmError(where, cause) {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const error = new BadFileError(`cannot load pt2web's WebAssembly binary from ${where}: ${reason}`);
+  error.cause = cause;
+  return error;
+}
+
+// Runs the glue's factory with the bytes, or with `obtainInstance(imports)`
+// resolving to a WebAssembly.Instance. Rejects (rather than hanging, as the
+// glue would) when instantiation fails.
+function instantiate(where, { wasmBinary, obtainInstance }) {
+  return new Promise((resolve, reject) => {
+    const fail = (cause) => reject(cause instanceof BadFileError ? cause : wasmError(where, cause));
+    const settings = { printErr: () => {} };
+    if (wasmBinary) settings.wasmBinary = wasmBinary;
+    else {
+      settings.instantiateWasm = (imports, receiveInstance) => {
+        obtainInstance(imports).then((instance) => receiveInstance(instance), fail);
+        return {};
+      };
+    }
+    createPt2webModule(settings).then(resolve, fail);
+  });
+}
+
+// Fetches and instantiates, compiling while downloading where the server
+// sends the right content type.
+async function fetchInstance(url, imports) {
+  let response;
   try {
-    const glue = await import(new URL('pt2web.mjs', DIST).href);
-    return glue.default;
+    response = await fetch(url, { credentials: 'same-origin' });
   } catch (cause) {
-    const error = new InternalError(
-      `cannot load pt2web's WebAssembly module from ${DIST.href} (${cause.message}); ` +
-        'build it with scripts/build.sh',
-    );
-    error.cause = cause;
-    throw error;
+    throw wasmError(url.href, cause);
   }
+  if (!response.ok) throw wasmError(url.href, `HTTP ${response.status} ${response.statusText}`.trim());
+  const streamable = typeof WebAssembly.instantiateStreaming === 'function' &&
+    (response.headers.get('content-type') ?? '').startsWith('application/wasm');
+  if (streamable) return (await WebAssembly.instantiateStreaming(response, imports)).instance;
+  return (await WebAssembly.instantiate(await response.arrayBuffer(), imports)).instance;
 }
 
-async function instantiate() {
-  const createModule = await importFactory();
-  if (isNode) {
-    const { readFile } = await import('node:fs/promises');
-    const wasmBinary = await readFile(new URL('pt2web.wasm', DIST));
-    return createModule({ wasmBinary });
+async function fromUrl(url) {
+  if (isLocalFile(url)) {
+    let wasmBinary;
+    try {
+      wasmBinary = await readLocalFile(url);
+    } catch (cause) {
+      throw wasmError(displayName(url), cause);
+    }
+    return instantiate(displayName(url), { wasmBinary });
   }
-  return createModule({ locateFile: (file) => new URL(file, DIST).href });
+  return instantiate(url.href, { obtainInstance: (imports) => fetchInstance(url, imports) });
 }
 
-/** The instantiated module (shared); a failed attempt is retried on the next call. */
-export function getModule() {
+function fromCompiled(compiled) {
+  return instantiate('the WebAssembly.Module given', {
+    obtainInstance: (imports) => WebAssembly.instantiate(compiled, imports),
+  });
+}
+
+function fromBytes(value) {
+  const bytes = value instanceof ArrayBuffer
+    ? new Uint8Array(value)
+    : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return instantiate('the bytes given', { wasmBinary: bytes });
+}
+
+function remember(cache, key, start) {
+  let pending = cache.get(key);
   if (!pending) {
-    pending = instantiate().catch((error) => {
-      pending = null;
+    pending = start().catch((error) => {
+      cache.delete(key);
       throw error;
     });
+    cache.set(key, pending);
   }
   return pending;
+}
+
+/**
+ * The module for a `wasm` option (undefined or null: the packaged
+ * dist/pt2web.wasm).
+ * @param {string|URL|ArrayBuffer|ArrayBufferView|WebAssembly.Module} [wasm]
+ * @returns {Promise<object>} the instantiated Emscripten module
+ */
+export async function getModule(wasm) {
+  if (wasm === undefined || wasm === null) return remember(byUrl, DEFAULT_WASM_URL.href, () => fromUrl(DEFAULT_WASM_URL));
+  if (typeof wasm === 'string' || wasm instanceof URL) {
+    const url = wasm instanceof URL ? wasm : await resolveLocation(wasm);
+    return remember(byUrl, url.href, () => fromUrl(url));
+  }
+  if (wasm instanceof WebAssembly.Module) return remember(byObject, wasm, () => fromCompiled(wasm));
+  if (wasm instanceof ArrayBuffer) return remember(byObject, wasm, () => fromBytes(wasm));
+  if (ArrayBuffer.isView(wasm)) return remember(byObject, wasm, () => fromBytes(wasm));
+  throw new BadInputError(
+    'options.wasm must be a URL or path of pt2web.wasm, its bytes (ArrayBuffer or typed array) or a WebAssembly.Module',
+  );
 }

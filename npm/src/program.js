@@ -1,11 +1,15 @@
 // Program: a loaded .pt2 program, ready to run. Created by load().
 //
-// The description properties (inputs, outputs, signature, dialect,
-// operators) come from the describe JSON (see src/program/describe.h).
-// dispose() frees the wasm memory the program holds; programs that are
-// garbage-collected without it are freed too, eventually.
+// The description properties (inputs, outputs, signature, rangeConstraints,
+// dialect, operators) come from the describe JSON (src/program/describe.h).
+//
+// Ownership: a Program owns its native session (weights, state, activation
+// arena) in the wasm heap. dispose() (or `using program = await load(...)`,
+// through Symbol.dispose) frees it; programs that are garbage-collected
+// without it are freed too, eventually. Everything a Program returns is a
+// JS copy that stays valid after dispose().
 
-import { Pt2webError, callNative } from './errors.js';
+import { BadInputError, callNative } from './errors.js';
 import { Tensor } from './tensor.js';
 import { fromNative } from './values.js';
 
@@ -43,6 +47,14 @@ export class Program {
     return this.#description.signature;
   }
 
+  /**
+   * Ranges of the symbolic sizes: {symbol: [min, max]} (max null when
+   * unbounded), e.g. {s0: [1, 512]}.
+   */
+  get rangeConstraints() {
+    return this.#description.range_constraints;
+  }
+
   /** "TRAINING" (torch.export's default) or "ATEN" (after run_decompositions()). */
   get dialect() {
     return this.#description.dialect;
@@ -62,6 +74,39 @@ export class Program {
   run(args = [], kwargs = {}) {
     const native = this.#alive();
     return fromNative(callNative(() => native.run(args, kwargs)));
+  }
+
+  /**
+   * Runs like run() and times every node.
+   * @returns {{outputs: any, profile: Array<{target: string, calls: number, ms: number}>}}
+   *   profile: per operator, slowest first
+   */
+  runProfiled(args = [], kwargs = {}) {
+    const native = this.#alive();
+    const { outputs, profile } = callNative(() => native.runProfiled(args, kwargs));
+    return { outputs: fromNative(outputs), profile };
+  }
+
+  /**
+   * The example inputs saved in the archive (what torch.export was given),
+   * as {args, kwargs} ready for run(), or null when the archive has none.
+   */
+  exampleInputs() {
+    const native = this.#alive();
+    const example = callNative(() => native.exampleInputs());
+    if (example === null) return null;
+    const [args, kwargs] = fromNative(example);
+    return { args, kwargs };
+  }
+
+  /**
+   * Activation memory of the last run: plannedBytes (the arena that serves
+   * every intermediate tensor) and unplannedBytes (what the same tensors
+   * would take without reuse). Zeros before the first run.
+   */
+  get memory() {
+    const native = this.#alive();
+    return callNative(() => native.memory());
   }
 
   /** Parameters and buffers (current values) by name, in state-dict order. */
@@ -91,8 +136,18 @@ export class Program {
     this.#native = null;
   }
 
+  /** For `using` declarations: the same as dispose(). */
+  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+    this.dispose();
+  }
+
+  /** True once dispose() was called. */
+  get disposed() {
+    return this.#native === null;
+  }
+
   #alive() {
-    if (!this.#native) throw new Pt2webError('the program was disposed', 'BAD_INPUT');
+    if (!this.#native) throw new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
     return this.#native;
   }
 }

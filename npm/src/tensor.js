@@ -3,12 +3,17 @@
 // Each dtype has one typed array class: Float32Array (float32), Float64Array
 // (float64), BigInt64Array (int64), Int32Array, Int16Array, Int8Array,
 // Uint8Array (uint8, and bool as 0/1), Uint16Array (float16 and bfloat16 as
-// raw bits); complex64/complex128 interleave real and imaginary parts in a
+// raw bits: a Uint16Array is taken as bits, any other data as numbers to
+// encode); complex64/complex128 interleave real and imaginary parts in a
 // Float32Array/Float64Array. Data of another kind (a plain array, another
-// typed array) is converted into a new array of the right class.
+// typed array) is converted into a new array of the right class; numbers
+// for 64-bit integer dtypes must be integers (BigInts are taken as they are).
+//
+// A Tensor is plain JS memory: it owns nothing in the wasm heap and needs no
+// dispose(). run() copies inputs in and outputs out.
 
 import { BadInputError } from './errors.js';
-import { bfloat16ToNumber, float16ToNumber } from './half.js';
+import { bfloat16ToNumber, float16ToNumber, numberToBfloat16, numberToFloat16 } from './half.js';
 
 const ARRAY_CLASSES = {
   float32: Float32Array,
@@ -38,6 +43,21 @@ export function arrayClassOf(dtype) {
   return ArrayClass;
 }
 
+// The dtype a typed array holds when no dtype is given (new Tensor(data, shape)).
+const DTYPE_OF_ARRAY = new Map([
+  [Float32Array, 'float32'],
+  [Float64Array, 'float64'],
+  [BigInt64Array, 'int64'],
+  [Int32Array, 'int32'],
+  [Int16Array, 'int16'],
+  [Int8Array, 'int8'],
+  [Uint8Array, 'uint8'],
+  [Uint8ClampedArray, 'uint8'],
+  [Uint16Array, 'uint16'],
+  [Uint32Array, 'uint32'],
+  [BigUint64Array, 'uint64'],
+]);
+
 function lanesOf(dtype) {
   return dtype === 'complex64' || dtype === 'complex128' ? 2 : 1;
 }
@@ -48,22 +68,43 @@ function convertData(dtype, data) {
   if (dtype === 'uint8' && data instanceof Uint8ClampedArray) return data;
   const items = Array.from(data);
   if (ArrayClass === BigInt64Array || ArrayClass === BigUint64Array) {
-    return ArrayClass.from(items, (x) => (typeof x === 'bigint' ? x : BigInt(Math.trunc(Number(x)))));
+    return ArrayClass.from(items, (x, i) => {
+      if (typeof x === 'bigint') return x;
+      const n = Number(x);
+      if (!Number.isInteger(n)) throw new BadInputError(`${dtype} element ${i} is ${x}, not an integer`);
+      return BigInt(n);
+    });
   }
   if (dtype === 'bool') return Uint8Array.from(items, (x) => (x ? 1 : 0));
+  if (dtype === 'float16') return Uint16Array.from(items, (x) => numberToFloat16(Number(x)));
+  if (dtype === 'bfloat16') return Uint16Array.from(items, (x) => numberToBfloat16(Number(x)));
   return ArrayClass.from(items, (x) => Number(x));
 }
 
 export class Tensor {
   /**
+   * new Tensor(dtype, data, shape) or new Tensor(typedArray, shape).
    * @param {string} dtype one of DTYPES
    * @param {ArrayLike<number|bigint|boolean>} data elements in row-major order
    * @param {number[]} [shape] defaults to a 1-d shape holding all of data
    */
   constructor(dtype, data, shape) {
+    if (typeof dtype !== 'string') {
+      const inferred = DTYPE_OF_ARRAY.get(dtype?.constructor);
+      if (!inferred) {
+        throw new BadInputError('new Tensor() needs a dtype string first, or a typed array whose class names the dtype');
+      }
+      [dtype, data, shape] = [inferred, dtype, data];
+    }
     arrayClassOf(dtype);
+    if (data === null || typeof data !== 'object' || typeof data.length !== 'number') {
+      throw new BadInputError(`new Tensor('${dtype}', data): data must be an array or typed array`);
+    }
     const array = convertData(dtype, data);
     const lanes = lanesOf(dtype);
+    if (shape !== undefined && (shape === null || typeof shape !== 'object' || typeof shape.length !== 'number')) {
+      throw new BadInputError(`tensor shape must be an array of sizes, got ${String(shape)}`);
+    }
     const dims = shape === undefined ? [array.length / lanes] : Array.from(shape, Number);
     for (const d of dims) {
       if (!Number.isInteger(d) || d < 0) throw new BadInputError(`invalid tensor shape [${dims.join(', ')}]`);

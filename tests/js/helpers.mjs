@@ -22,3 +22,45 @@ export function fixtureNames() {
     .filter((name) => statSync(join(FIXTURES, name)).isDirectory())
     .sort();
 }
+
+/**
+ * A fixture case's call in plain JS values, the way a user writes them:
+ * arrays for tuples and lists, plain objects for dicts, numbers for ints and
+ * non-integral floats (an integral float keeps its float() tag: plain JS
+ * cannot say 2.0).
+ */
+export function plainCall(testCase, decodeCall) {
+  const plain = (value) => {
+    if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value.data)) return value;
+    if (Array.isArray(value)) return value.map(plain);
+    if ('tuple' in value) return value.tuple.map(plain);
+    if ('list' in value) return value.list.map(plain);
+    if ('dict' in value) return Object.fromEntries(value.dict.map(([k, v]) => [k, plain(v)]));
+    return value;
+  };
+  const { args, kwargs } = decodeCall(testCase);
+  return { args: args.map(plain), kwargs: Object.fromEntries(Object.entries(kwargs).map(([k, v]) => [k, plain(v)])) };
+}
+
+const SPECIAL_NUMBERS = { nan: NaN, inf: Infinity, '-inf': -Infinity };
+
+/**
+ * The inverse of the CLI's JSON encoding (npm/src/cli/value_json.js):
+ * {dtype, shape, data} objects become Tensors again, so results can be
+ * compared with the fixtures' expected values.
+ */
+export async function fromJsonValue(value) {
+  const { Tensor } = await import('../../npm/src/index.js');
+  const decode = (v) => {
+    if (v === null || typeof v !== 'object') return typeof v === 'string' && v in SPECIAL_NUMBERS ? SPECIAL_NUMBERS[v] : v;
+    if (Array.isArray(v)) return v.map(decode);
+    const keys = Object.keys(v).sort().join(',');
+    if (keys === 'data,dtype,shape') {
+      const items = v.data.map((x) => (typeof x === 'string' && x in SPECIAL_NUMBERS ? SPECIAL_NUMBERS[x] : x));
+      const big = v.dtype === 'int64' || v.dtype === 'uint64';
+      return new Tensor(v.dtype, big ? items.map((x) => BigInt(x)) : items, v.shape);
+    }
+    return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, decode(item)]));
+  };
+  return decode(value);
+}

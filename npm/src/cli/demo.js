@@ -3,6 +3,7 @@
 // image of its cases and compares each predicted digit with the one torch's
 // logits give.
 
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { load } from '../index.js';
@@ -39,6 +40,12 @@ function drawDigit(pixels, offset) {
 /** Runs the command; resolves to the process exit code. */
 export async function demo() {
   const modelPath = fileURLToPath(new URL('model.pt2', FIXTURE));
+  if (!existsSync(modelPath)) {
+    // The npm tarball does not ship the fixtures.
+    console.error(`pt2web demo needs the pt2web repository's tests/fixtures/digits_cnn (looked in ${fileURLToPath(FIXTURE)}); ` +
+      'with the npm package, try `pt2web run MODEL.pt2` instead');
+    return 1;
+  }
   const { description, cases } = await readCases(fileURLToPath(new URL('cases.json', FIXTURE)));
   console.log(`pt2web demo: ${description}`);
   const program = await load(modelPath);

@@ -1,0 +1,260 @@
+// TypeScript declarations of pt2web's public API (src/index.js). Every name
+// exported there is declared here; tests/js/types.test.mjs checks that.
+
+/** The dtypes a Tensor can hold (torch's names without the `torch.` prefix). */
+export type DType =
+  | 'float32' | 'float64' | 'float16' | 'bfloat16'
+  | 'int64' | 'int32' | 'int16' | 'int8' | 'uint8' | 'bool'
+  | 'uint16' | 'uint32' | 'uint64'
+  | 'complex64' | 'complex128';
+
+/** Every DType, in a fixed order. */
+export const DTYPES: readonly DType[];
+
+/** The typed array that holds each dtype's elements. */
+export interface TypedArrayOf {
+  float32: Float32Array;
+  float64: Float64Array;
+  float16: Uint16Array;
+  bfloat16: Uint16Array;
+  int64: BigInt64Array;
+  int32: Int32Array;
+  int16: Int16Array;
+  int8: Int8Array;
+  uint8: Uint8Array;
+  bool: Uint8Array;
+  uint16: Uint16Array;
+  uint32: Uint32Array;
+  uint64: BigUint64Array;
+  complex64: Float32Array;
+  complex128: Float64Array;
+}
+
+export type AnyTypedArray = TypedArrayOf[DType] | Uint8ClampedArray;
+
+/** A dtype, a shape and the elements in a typed array, row-major. Plain JS memory: nothing to dispose. */
+export class Tensor<T extends DType = DType> {
+  /**
+   * @param dtype one of DTYPES
+   * @param data the elements: the dtype's typed array is used as is, anything
+   *   else is converted (int64 takes BigInts or integral numbers; float16 and
+   *   bfloat16 take numbers, or a Uint16Array of raw bits)
+   * @param shape defaults to one dimension holding all of data
+   */
+  constructor(dtype: T, data: ArrayLike<number | bigint | boolean>, shape?: readonly number[]);
+  /** The dtype follows from the typed array's class (Float32Array -> float32, ...). */
+  constructor(data: AnyTypedArray, shape?: readonly number[]);
+  readonly dtype: T;
+  readonly data: TypedArrayOf[T];
+  readonly shape: readonly number[];
+  /** Number of elements. */
+  readonly size: number;
+  readonly rank: number;
+  /** Elements as plain values, flat: numbers (16-bit floats decoded), BigInts for 64-bit integers, booleans for bool. */
+  toArray(): Array<number | bigint | boolean>;
+  toString(): string;
+}
+
+/** Tags for what a plain JS value cannot say (see the README's value table). */
+export interface FloatTag { float: number }
+export interface IntTag { int: number | bigint | string }
+export interface TupleTag { tuple: InputValue[] }
+export interface ListTag { list: InputValue[] }
+export interface DictTag { dict: Array<[string | number, InputValue]> }
+
+/** A value run() accepts: tensors, Python scalars, None and pytrees of them. */
+export type InputValue =
+  | Tensor
+  | { dtype: DType; shape: readonly number[]; data: AnyTypedArray }
+  | number | bigint | boolean | string | null
+  | FloatTag | IntTag | TupleTag | ListTag | DictTag
+  | InputValue[]
+  | { [key: string]: InputValue };
+
+/** A value run() returns: tensors (fresh copies), Python scalars, None and pytrees of them. */
+export type OutputValue =
+  | Tensor
+  | number | bigint | boolean | string | null
+  | OutputValue[]
+  | { [key: string]: OutputValue };
+
+/** A Python float, even when integral: float(2) is 2.0, where a plain 2 is the int 2. */
+export function float(x: number): FloatTag;
+/** A Python int (a number, a BigInt, or a decimal string beyond 2^53). */
+export function int(x: number | bigint | string): IntTag;
+/** A Python tuple, where the program insists on one. */
+export function tuple(items: Iterable<InputValue>): TupleTag;
+/** A Python list, where the program insists on one. */
+export function list(items: Iterable<InputValue>): ListTag;
+/** A Python dict from [key, value] pairs (integer keys allowed). */
+export function dict(pairs: Iterable<readonly [string | number, InputValue]>): DictTag;
+
+/** A symbolic size's range: [min, max], null when unbounded. */
+export type Range = [number | null, number | null];
+
+/** A user input of a program, in call order. */
+export type InputDescription =
+  | {
+      kind: 'tensor';
+      /** Where the value goes in (args, kwargs), torch's keystr: "*args[0]", "**kwargs['mask']". */
+      path: string;
+      name: string;
+      dtype: DType;
+      /** Static sizes as numbers, symbolic ones as their expression ("s0", "2*s0"). */
+      shape: Array<number | string>;
+      /** The range of every symbol in the shape. */
+      ranges: Record<string, Range>;
+    }
+  | {
+      kind: 'int' | 'float' | 'bool';
+      path: string;
+      name: string;
+      symbol?: string;
+      ranges: Record<string, Range>;
+    }
+  | {
+      /** A Python scalar torch specialized: run() must receive exactly this value. */
+      kind: 'constant';
+      path: string;
+      name: string;
+      type: 'int' | 'float' | 'bool' | 'str' | 'none' | 'other';
+      value: number | string | boolean | null;
+    };
+
+/** A user output of a program. */
+export type OutputDescription = (
+  | { kind: 'tensor'; dtype: DType; shape: Array<number | string>; ranges: Record<string, Range> }
+  | { kind: 'int' | 'float' | 'bool'; symbol?: string; ranges: Record<string, Range> }
+  | { kind: 'constant'; type: string; value: number | string | boolean | null }
+) & { name: string; loss: boolean };
+
+/** An operator the program uses. */
+export interface OperatorDescription {
+  /** The ATen overload, e.g. "aten::addmm.default". */
+  target: string;
+  count: number;
+  supported: boolean;
+}
+
+/** torch's graph signature with its derived views. */
+export interface GraphSignature {
+  input_specs: Array<{ kind: string; arg: string; target?: string; persistent?: boolean; value?: unknown }>;
+  output_specs: Array<{ kind: string; arg: string; target?: string }>;
+  parameters: string[];
+  buffers: string[];
+  non_persistent_buffers: string[];
+  user_inputs: string[];
+  user_outputs: string[];
+  inputs_to_parameters: Record<string, string>;
+  inputs_to_buffers: Record<string, string>;
+  buffers_to_mutate: Record<string, string>;
+  user_inputs_to_mutate: Record<string, string>;
+  [view: string]: unknown;
+}
+
+/** Everything `pt2web info --json` prints about a program. */
+export interface ProgramDescription {
+  archive?: { kind: string; program_entry: string; entries: Array<{ name: string; size: number }> };
+  schema_version: { major: number; minor: number };
+  torch_version?: string;
+  dialect: 'TRAINING' | 'ATEN' | string;
+  inputs: InputDescription[];
+  outputs: OutputDescription[];
+  range_constraints: Record<string, Range>;
+  state: Record<'parameters' | 'buffers' | 'constants', { count: number; bytes: number }>;
+  signature: GraphSignature;
+  in_spec: string;
+  out_spec: string;
+  operators: OperatorDescription[];
+  [key: string]: unknown;
+}
+
+/** Where pt2web.wasm comes from: a URL or (Node) a path, its bytes, or a compiled module. */
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
+export interface LoadOptions {
+  /** The program's name in error messages (default: the file name or URL). */
+  label?: string;
+  /** Called as bytes arrive, and once at the end with loaded === total; total is null while unknown. */
+  onProgress?: (progress: { loaded: number; total: number | null }) => void;
+  /** Where pt2web.wasm is (default: next to the package's glue, found through import.meta.url). */
+  wasm?: WasmSource;
+}
+
+/** What load() reads: a URL, a path (Node), a Response, a Blob or File, or the bytes. */
+export type ProgramSource = string | URL | Response | Blob | ArrayBuffer | ArrayBufferView;
+
+/** A loaded program, ready to run. Owns wasm memory: call dispose() (or use `using`). */
+export class Program {
+  private constructor();
+  readonly description: ProgramDescription;
+  readonly inputs: InputDescription[];
+  readonly outputs: OutputDescription[];
+  readonly signature: GraphSignature;
+  readonly rangeConstraints: Record<string, Range>;
+  readonly dialect: ProgramDescription['dialect'];
+  readonly operators: OperatorDescription[];
+  /** Activation memory of the last run (zeros before the first). */
+  readonly memory: { plannedBytes: number; unplannedBytes: number };
+  readonly disposed: boolean;
+  /**
+   * Runs like ep.module()(*args, **kwargs). Outputs are fresh copies; input
+   * tensors the program mutates are updated in place; buffers persist.
+   * @throws BadInputError when the inputs do not match (nothing is computed)
+   */
+  run(args?: InputValue[], kwargs?: Record<string, InputValue>): OutputValue;
+  /** run() timing every node: per operator, slowest first. */
+  runProfiled(
+    args?: InputValue[],
+    kwargs?: Record<string, InputValue>,
+  ): { outputs: OutputValue; profile: Array<{ target: string; calls: number; ms: number }> };
+  /** The archive's example inputs (what torch.export was given), or null. */
+  exampleInputs(): { args: InputValue[]; kwargs: Record<string, InputValue> } | null;
+  /** Parameters and buffers (current values, copies) by name, in state-dict order. */
+  stateDict(): Record<string, Tensor>;
+  /** Restores every buffer to its value at load time. */
+  resetState(): void;
+  /** The program printed in the spirit of Python's print(ep). */
+  toString(): string;
+  /** Frees the program's wasm memory; later calls throw BadInputError. Safe to call twice. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Loads a program and prepares it to run. Rejects with UnsupportedError listing every missing operator. */
+export function load(source: ProgramSource, options?: LoadOptions): Promise<Program>;
+
+/** Describes a program without preparing it to run (works with unsupported operators). */
+export function inspect(source: ProgramSource, options?: LoadOptions): Promise<ProgramDescription>;
+
+/** The wasm heap of the module for options.wasm: bytes malloc has handed out, and the memory's size. */
+export function heapStats(options?: { wasm?: WasmSource }): Promise<{ inUse: number; heapSize: number }>;
+
+/**
+ * Inputs for program.run(args, kwargs): the archive's example inputs, or
+ * (when it has none, or with random: true) random values of valid shapes,
+ * reproducible from seed (default 0).
+ */
+export function sampleInputs(
+  program: Program,
+  options?: { random?: boolean; seed?: number },
+): { args: InputValue[]; kwargs: Record<string, InputValue>; source: 'example' | 'random' };
+
+/** What kind of failure an error is. */
+export type ErrorCode = 'BAD_FILE' | 'BAD_INPUT' | 'UNSUPPORTED' | 'BAD_PROGRAM' | 'INTERNAL';
+
+/** The base class of pt2web's errors. */
+export class Pt2webError extends Error {
+  constructor(message: string, code?: ErrorCode | string);
+  readonly code: ErrorCode | string;
+}
+/** The archive or its contents are malformed, or a file or URL cannot be read. */
+export class BadFileError extends Pt2webError { constructor(message: string); readonly code: 'BAD_FILE' }
+/** The inputs or options do not match what is expected; nothing was computed. */
+export class BadInputError extends Pt2webError { constructor(message: string); readonly code: 'BAD_INPUT' }
+/** An operator or feature pt2web does not implement. */
+export class UnsupportedError extends Pt2webError { constructor(message: string); readonly code: 'UNSUPPORTED' }
+/** The program is inconsistent. */
+export class BadProgramError extends Pt2webError { constructor(message: string); readonly code: 'BAD_PROGRAM' }
+/** A bug in pt2web. */
+export class InternalError extends Pt2webError { constructor(message: string); readonly code: 'INTERNAL' }

@@ -1,0 +1,129 @@
+// The packaging test: `npm pack` the package, install the tarball into a
+// fresh temporary project (offline: pt2web has no dependencies), and run the
+// digits model there, comparing with torch's results in cases.json:
+//   (a) from a plain Node ESM script importing 'pt2web', plus the installed
+//       `pt2web` bin and a `tsc --strict` check through the package's "types";
+//   (b) from a Vite production build (the repository's vite, run with the
+//       temporary project as its root) served on localhost and opened in
+//       Debian's chromium through playwright-core; the .wasm must come from
+//       the bundle's own assets.
+// Needs: npm/dist built, /usr/bin/chromium (or PT2WEB_CHROMIUM). Nothing is
+// skipped: a missing piece fails with a message saying what to install.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { serveFolder } from './static_server.mjs';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const NPM = join(REPO, 'npm');
+const APP = join(REPO, 'tests', 'package', 'app');
+const DIGITS = join(REPO, 'tests', 'fixtures', 'digits_cnn');
+const CHROMIUM = process.env.PT2WEB_CHROMIUM ?? '/usr/bin/chromium';
+const npmRequire = createRequire(join(NPM, 'package.json'));
+
+let work;
+let project;
+
+function sh(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  if (result.error) throw new Error(`${command} ${args.join(' ')}: ${result.error.message}`);
+  return result;
+}
+
+function shOk(command, args, cwd) {
+  const result = sh(command, args, cwd);
+  assert.equal(result.status, 0, `${command} ${args.join(' ')} (in ${cwd}) failed:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+before(() => {
+  for (const file of ['pt2web.mjs', 'pt2web.wasm']) {
+    assert.ok(existsSync(join(NPM, 'dist', file)), `npm/dist/${file} is missing: build the wasm module first (scripts/build.sh)`);
+  }
+  work = mkdtempSync(join(tmpdir(), 'pt2web-pack-'));
+  const [packed] = JSON.parse(shOk('npm', ['pack', '--json', '--pack-destination', work], NPM));
+  const files = packed.files.map((f) => f.path);
+  for (const needed of ['package.json', 'index.d.ts', 'README.md', 'src/index.js', 'bin/pt2web.mjs', 'dist/pt2web.mjs', 'dist/pt2web.wasm']) {
+    assert.ok(files.includes(needed), `the tarball lacks ${needed} (has ${files.join(', ')})`);
+  }
+  assert.ok(!files.some((f) => f.startsWith('node_modules/') || f.includes('test')), `the tarball has extra files: ${files.join(', ')}`);
+
+  project = join(work, 'project');
+  mkdirSync(join(project, 'public', 'digits'), { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'pt2web-pack-check', private: true, type: 'module' }, null, 2));
+  cpSync(APP, project, { recursive: true });
+  for (const file of ['model.pt2', 'cases.json']) copyFileSync(join(DIGITS, file), join(project, 'public', 'digits', file));
+  shOk('npm', ['install', '--offline', '--no-audit', '--no-fund', join(work, packed.filename)], project);
+});
+
+after(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('Node: a plain ESM script imports pt2web and matches torch', () => {
+  const stdout = shOk(process.execPath, ['node_check.mjs', join(project, 'public', 'digits')], project);
+  const summary = JSON.parse(stdout);
+  assert.ok(summary.cases >= 5, stdout);
+  assert.deepEqual(summary.failures, []);
+  assert.equal(summary.passed, summary.cases);
+});
+
+test('Node: the installed pt2web bin runs info and check', () => {
+  const bin = join(project, 'node_modules', '.bin', 'pt2web');
+  assert.match(shOk(bin, ['info', join('public', 'digits', 'model.pt2')], project), /dialect\s+TRAINING/);
+  assert.match(shOk(bin, ['check', join('public', 'digits')], project), /^\d+ passed, 0 failed$/m);
+});
+
+test('TypeScript: the usage file type-checks against the installed package', () => {
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom', 'esnext.disposable'], types: [] },
+    files: ['types_usage.mts'],
+  }));
+  shOk(process.execPath, [npmRequire.resolve('typescript/bin/tsc'), '-p', project], project);
+});
+
+test('browser: a Vite production build runs in headless chromium', async () => {
+  assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set PT2WEB_CHROMIUM`);
+  const vite = join(npmRequire.resolve('vite/package.json'), '..', 'bin', 'vite.js');
+  const build = sh(process.execPath, [vite, 'build', '--logLevel', 'warn'], project);
+  assert.equal(build.status, 0, `vite build failed:\n${build.stdout}\n${build.stderr}`);
+  assert.equal(`${build.stdout}${build.stderr}`.trim(), '', 'the build should give no warnings');
+  const assets = readdirSync(join(project, 'dist', 'assets'));
+  const wasmAssets = assets.filter((f) => f.endsWith('.wasm'));
+  assert.equal(wasmAssets.length, 1, `Vite should copy pt2web.wasm into dist/assets once (assets: ${assets.join(', ')})`);
+
+  const { chromium } = npmRequire('playwright-core');
+  const server = await serveFolder(join(project, 'dist'));
+  const problems = [];
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(join(work, 'chromium-profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.pt2webResult !== undefined, null, { timeout: 60_000 });
+    const result = await page.evaluate(() => window.pt2webResult);
+    assert.equal(result.error, undefined, `the page failed: ${result.error}\n${problems.join('\n')}`);
+    assert.ok(result.cases >= 5, JSON.stringify(result));
+    assert.deepEqual(result.failures, []);
+    assert.equal(result.passed, result.cases);
+    assert.ok(result.progressEvents >= 1 && result.lastProgress.loaded === result.lastProgress.total, JSON.stringify(result));
+    assert.ok(server.requested.includes(`/assets/${wasmAssets[0]}`), `the page should fetch the bundled .wasm; it requested ${server.requested.join(', ')}`);
+    assert.deepEqual(problems, [], `requests: ${server.requested.join(", ")}`);
+  } finally {
+    await context?.close();
+    await server.close();
+  }
+});
