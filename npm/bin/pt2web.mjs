@@ -14,7 +14,8 @@ const USAGE = `usage: pt2web COMMAND ...
 
   info MODEL.pt2 [--json]
       archive, schema, dialect, inputs and outputs, graph signature, state
-      sizes and every operator (supported?)
+      sizes, every operator (supported?) and the planned activation memory
+      of one run
   run MODEL.pt2 [--cases FILE [--case NAME]] [--random] [--seed N] [--json] [--out FILE]
       run on the cases of a cases.json file (those torch ran, in order), or
       on the archive's example inputs, or on random inputs of valid shapes

@@ -24,6 +24,8 @@ for (const fixture of fixtureNames()) {
       for (const op of meta.ops.filter((name) => !name.startsWith('<'))) {
         assert.ok(stdout.includes(op), `operator ${op} missing:\n${stdout}`);
       }
+      assert.match(stdout, /^activation memory \(one run on /m);
+      assert.match(stdout, /planned arena\s+\d/);
     });
   }
 }
@@ -39,6 +41,10 @@ test('info --json gives the description', () => {
   assert.deepEqual(d.signature.parameters, ['fc1.weight', 'fc1.bias', 'fc2.weight', 'fc2.bias']);
   assert.equal(d.state.parameters.count, 4);
   assert.equal(d.state.parameters.bytes, (32 * 16 + 32 + 10 * 32 + 10) * 4);
+  // One run on the example inputs: the arena is at most what the buffers take without reuse.
+  assert.equal(d.memory.inputs, 'example');
+  assert.ok(d.memory.plannedBytes > 0);
+  assert.ok(d.memory.plannedBytes <= d.memory.unplannedBytes);
 });
 
 test('a truncated file is a clear BAD_FILE error with exit code 1', () => {

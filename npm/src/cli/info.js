@@ -1,8 +1,11 @@
 // `pt2web info MODEL.pt2 [--json]`: a readable summary of a program's
 // description (src/program/describe.h). Works for programs pt2web cannot run
-// (unsupported operators are listed, not rejected).
+// (unsupported operators are listed, not rejected). For programs it can run,
+// it also runs them once (on the archive's example inputs, or random inputs
+// of valid shapes) to report the planned activation memory.
 
-import { inspect } from '../index.js';
+import { inspect, load } from '../index.js';
+import { sampleInputs } from '../sample_inputs.js';
 
 function formatBytes(n) {
   const value = Number(n);
@@ -82,10 +85,41 @@ export function formatDescription(path, d) {
   return out.join('\n');
 }
 
+/**
+ * Activation memory of one run: {plannedBytes, unplannedBytes, inputs} with
+ * inputs 'example' or 'random', or {error} when the program cannot run.
+ */
+async function measureMemory(path, description) {
+  if (description.operators.some((o) => !o.supported)) return { error: 'the program has unsupported operators' };
+  const program = await load(path);
+  try {
+    const { args, kwargs, source } = sampleInputs(program);
+    program.run(args, kwargs);
+    return { ...program.memory, inputs: source };
+  } catch (error) {
+    return { error: error.message };
+  } finally {
+    program.dispose();
+  }
+}
+
+function formatMemory(memory) {
+  if (memory.error) return `activation memory\n  not measured: ${memory.error}`;
+  const inputs = memory.inputs === 'example' ? "the archive's example inputs" : 'random inputs of valid shapes';
+  return [
+    `activation memory (one run on ${inputs})`,
+    table([
+      ['planned arena', formatBytes(memory.plannedBytes)],
+      ['without reuse', formatBytes(memory.unplannedBytes)],
+    ]),
+  ].join('\n');
+}
+
 /** Runs the command; resolves to the process exit code. */
 export async function info(path, { json = false } = {}) {
   const description = await inspect(path);
-  if (json) console.log(JSON.stringify(description, null, 2));
-  else console.log(formatDescription(path, description));
+  const memory = await measureMemory(path, description);
+  if (json) console.log(JSON.stringify({ ...description, memory }, null, 2));
+  else console.log(`${formatDescription(path, description)}\n${formatMemory(memory)}`);
   return 0;
 }
