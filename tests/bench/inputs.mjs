@@ -1,19 +1,10 @@
 // Deterministic pseudo-random data for the benchmark: the same seed gives
 // the same inputs (and kernel weights) in every process, so both runtimes
 // see identical bytes. A plain array description {dtype, shape, data} is
-// the common form; the runners wrap it in their own tensor classes.
+// the common form; the runners wrap it in their own tensor classes. The
+// generator is the package's (npm/src/random.js).
 
-/** mulberry32: a small 32-bit PRNG; returns floats in [0, 1). */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../npm/src/random.js';
 
 /** A stable 32-bit seed from a text (FNV-1a), e.g. a model or tensor name. */
 export function seedOf(text) {

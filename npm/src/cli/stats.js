@@ -1,6 +1,7 @@
 // Summary statistics of timing samples (milliseconds) for `pt2web bench`.
 
-function quantile(sorted, q) {
+/** The q-quantile of sorted samples, interpolating linearly (numpy's default). */
+export function quantile(sorted, q) {
   const position = (sorted.length - 1) * q;
   const low = Math.floor(position);
   const high = Math.ceil(position);
