@@ -50,11 +50,23 @@ bool may_mutate_inputs(const ExportedProgram& program) {
   return !program.signature.user_inputs_to_mutate().empty() || graph_mutates_in_place(program.graph);
 }
 
+// "torch.ops.aten.batch_norm.default" -> "batch_norm".
+std::string short_target(const std::string& target) {
+  std::string name = target;
+  const std::string prefix = "torch.ops.aten.";
+  if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
+  const size_t dot = name.find('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
 // Sums node times per operator target.
 class OperatorProfile : public NodeObserver {
  public:
   void node_finished(const PreparedNode& node, double milliseconds) override {
-    Entry& entry = by_target_[node.node->target];
+    // A fused node is listed under every target it computes: "conv2d + batch_norm + hardtanh_".
+    std::string target = node.node->target;
+    for (const Node* fused : node.fused) target += " + " + short_target(fused->target);
+    Entry& entry = by_target_[target];
     entry.calls += 1;
     entry.ms += milliseconds;
   }

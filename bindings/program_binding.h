@@ -26,7 +26,8 @@ class ProgramBinding {
   // args: a JS array; kwargs: a plain object. Result value: the outputs.
   emscripten::val run(const emscripten::val& args, const emscripten::val& kwargs);
   // Like run(), timing every node. Result value: {outputs, profile}, where
-  // profile lists {target, calls, ms} per operator, slowest first.
+  // profile lists {target, calls, ms} per operator, slowest first (a fused
+  // node counts under "conv2d.default + batch_norm + hardtanh_").
   emscripten::val run_profiled(const emscripten::val& args, const emscripten::val& kwargs);
   // Result value: {plannedBytes, unplannedBytes} of the last run's activation
   // memory (the arena, and what the same buffers take without reuse); zeros

@@ -269,13 +269,14 @@ void run_max_pool(OpCall& c, const Tensor& input, int64_t rank, const Windows& w
   if (dtype == DType::Bool || (floating_only && !is_floating(dtype))) fail_dtype(c, dtype);
   Tensor x = input.contiguous();
   Tensor values = Tensor::empty(dtype, with_spatial(input, rank, out));
-  Tensor indices = Tensor::empty(DType::Int64, values.sizes());
+  Tensor indices = with_indices ? Tensor::empty(DType::Int64, values.sizes()) : Tensor();
   const int64_t planes = plane_count(input, rank);
   const Dims3 isz = input_dims3(input, rank);
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same<T, bool>::value)
-      max_pool_kernel<T>(x.data<T>(), values.data<T>(), indices.data<int64_t>(), planes, isz, win);
+      max_pool_kernel<T>(x.data<T>(), values.data<T>(), with_indices ? indices.data<int64_t>() : nullptr, planes,
+                         isz, win);
   });
   c.push(values);
   if (with_indices) c.push(indices);

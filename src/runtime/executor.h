@@ -38,6 +38,7 @@ struct PreparedNode {
   std::vector<ArgSource> args;            // by schema position
   std::vector<std::vector<int>> outputs;  // per returned value: slot(s) it fills (-1: unused)
   std::vector<int> release_after;         // slots whose last use is this node
+  std::vector<const Node*> fused;         // graph nodes this one also computes (runtime/fusion.h)
 };
 
 class GraphPlan {

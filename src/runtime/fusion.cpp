@@ -152,6 +152,7 @@ void fuse_convolution_epilogues(std::vector<PreparedNode>& nodes, const std::vec
     replacement.node = nodes[i].node;
     replacement.args = std::move(args);
     replacement.outputs = {{value}};
+    for (size_t j : absorbed) replacement.fused.push_back(nodes[j].node);
     nodes[i] = std::move(replacement);
     for (size_t j : absorbed) removed[j] = true;
   }

@@ -111,3 +111,20 @@ TEST_CASE("conv rejects what ATen rejects", "[convolution]") {
   CHECK(error_of("aten::conv2d.default", {T(x), T(w2), N(), L({0, 1})}) == ErrorCode::BadInput);
   CHECK(error_of("aten::conv2d.default", {T(make({3, 3}, kNine)), T(w2)}) == ErrorCode::BadInput);
 }
+
+TEST_CASE("a batch of small images gives each image its own result", "[convolution]") {
+  // Image 1 is image 0 times 2, image 2 is all ones: with a 2x2 box filter
+  // and bias 1 the sums are hand-checkable, in float32 and float64.
+  std::vector<double> pixels = kNine;
+  for (double v : kNine) pixels.push_back(2 * v);
+  for (int i = 0; i < 9; ++i) pixels.push_back(1);
+  for (DType dtype : {DType::Float32, DType::Float64}) {
+    Tensor x = make({3, 1, 3, 3}, pixels, dtype);
+    Tensor w = make({2, 1, 2, 2}, {1, 1, 1, 1, 0, 0, 0, 1}, dtype);  // box filter, bottom-right tap
+    Tensor b = make({2}, {1, 0}, dtype);
+    check_values(call("aten::conv2d.default", {T(x), T(w), T(b)}), {3, 2, 2, 2},
+                 {13, 17, 25, 29, 5, 6, 8, 9,      // image 0
+                  25, 33, 49, 57, 10, 12, 16, 18,  // image 1
+                  5, 5, 5, 5, 1, 1, 1, 1});        // image 2
+  }
+}
