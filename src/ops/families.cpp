@@ -23,6 +23,11 @@ void register_all_op_families(OpTable& table) {
   register_recurrent_ops(table);
   register_einsum_ops(table);
   register_fused_convolution_ops(table);
+  register_grid_sampler_ops(table);
+  register_fold_ops(table);
+  register_distance_ops(table);
+  register_embedding_bag_ops(table);
+  register_pointwise_out_ops(table);
 }
 
 }  // namespace pt2web

@@ -29,5 +29,10 @@ void register_attention_ops(OpTable& table);
 void register_recurrent_ops(OpTable& table);
 void register_einsum_ops(OpTable& table);
 void register_fused_convolution_ops(OpTable& table);
+void register_grid_sampler_ops(OpTable& table);
+void register_fold_ops(OpTable& table);
+void register_distance_ops(OpTable& table);
+void register_embedding_bag_ops(OpTable& table);
+void register_pointwise_out_ops(OpTable& table);
 
 }  // namespace pt2web
