@@ -69,18 +69,7 @@ decltype(auto) visit_kinds(DType dtype, F&& f) {
   if constexpr (K == Kinds::Floating) {
     return visit_floating_dtype(dtype, std::forward<F>(f));
   } else if constexpr (K == Kinds::Integral) {
-    switch (dtype) {
-      case DType::Bool: return f(TypeTag<bool>{});
-      case DType::UInt8: return f(TypeTag<uint8_t>{});
-      case DType::Int8: return f(TypeTag<int8_t>{});
-      case DType::Int16: return f(TypeTag<int16_t>{});
-      case DType::Int32: return f(TypeTag<int32_t>{});
-      case DType::Int64: return f(TypeTag<int64_t>{});
-      case DType::UInt16: return f(TypeTag<uint16_t>{});
-      case DType::UInt32: return f(TypeTag<uint32_t>{});
-      case DType::UInt64: return f(TypeTag<uint64_t>{});
-      default: fail_unsupported_dtype(dtype, "this integer operation");
-    }
+    return visit_integral_dtype(dtype, std::forward<F>(f));
   } else {
     return visit_dtype(dtype, std::forward<F>(f));
   }

@@ -46,9 +46,10 @@ constexpr bool is_floating_type_v =
 
 [[noreturn]] void fail_unsupported_dtype(DType dtype, const char* what);
 
-// Real numeric types: bool, integers, floats (no complex).
+// Bool and the integer types only; `what` names the operation in the error
+// for other types.
 template <typename F>
-decltype(auto) visit_dtype(DType dtype, F&& f) {
+decltype(auto) visit_integral_dtype(DType dtype, F&& f, const char* what = "this integer operation") {
   switch (dtype) {
     case DType::Bool: return f(TypeTag<bool>{});
     case DType::UInt8: return f(TypeTag<uint8_t>{});
@@ -59,11 +60,19 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
     case DType::UInt16: return f(TypeTag<uint16_t>{});
     case DType::UInt32: return f(TypeTag<uint32_t>{});
     case DType::UInt64: return f(TypeTag<uint64_t>{});
+    default: fail_unsupported_dtype(dtype, what);
+  }
+}
+
+// Real numeric types: bool, integers, floats (no complex).
+template <typename F>
+decltype(auto) visit_dtype(DType dtype, F&& f) {
+  switch (dtype) {
     case DType::Float16: return f(TypeTag<Half>{});
     case DType::BFloat16: return f(TypeTag<BFloat16>{});
     case DType::Float32: return f(TypeTag<float>{});
     case DType::Float64: return f(TypeTag<double>{});
-    default: fail_unsupported_dtype(dtype, "this operation");
+    default: return visit_integral_dtype(dtype, std::forward<F>(f), "this operation");
   }
 }
 
