@@ -4,18 +4,18 @@
 //
 // The four results are those of ATen's CPU forward (_embedding_bag_cpu_impl):
 //   output       [bags, D] in weight's dtype (empty bags give 0)
-//   offset2bag   the bag of every index; left empty ([0]) on ATen's "fast
-//                path" (mode sum, float32/16-bit weight, no padding_idx)
+//   offset2bag   the bag of every index; left empty ([0]) for mode sum on
+//                ATen's "fast path" (float32/16-bit weight, no padding_idx)
 //   bag_size     indices per bag (minus skipped padding) for mean and max;
 //                zeros for sum
 //   max_indices  for max the winning row per bag and feature (0 for empty
 //                bags); otherwise a copy of bag_size
-// The fast and slow paths also differ in which indices the last bag covers
-// when include_last_offset is set and offsets[-1] < len(indices): the fast
-// path stops at offsets[-1], the slow path runs to the end (and bag_size
-// always counts to the end). Sums run in float for the 16-bit weights (one
-// rounding, then a second for mean's division) and in the weight's type
-// otherwise.
+// Sum and mean add rows either straight from offsets (the fast path) or bag
+// by bag through offset2bag. The two differ in which indices the last bag
+// covers when include_last_offset is set and offsets[-1] < len(indices): the
+// fast path stops at offsets[-1], the other runs to the end (bag_size always
+// counts to the end). Sums run in float for the 16-bit weights (one rounding,
+// then a second for mean's division) and in the weight's type otherwise.
 #include <vector>
 
 #include "ops/families.h"
@@ -101,14 +101,14 @@ void check_bag_arguments(const OpCall& c, const Tensor& weight, const Tensor& in
          static_cast<int64_t>(in.mode));
 }
 
-// ATen sums 'sum' bags straight from offsets (skipping offset2bag) when this holds.
+// ATen adds rows straight from offsets (is_fast_path_index_select[_scale]) when this holds.
 bool is_fast_path(const BagInputs& in) {
   const DType w = in.weight.dtype();
   const bool float_weight = w == DType::Float32 || w == DType::Float16 || w == DType::BFloat16;
   const bool unit_stride = in.weight.size(1) <= 1 || in.weight.strides()[1] == 1;
   const bool psw_ok = !in.per_sample_weights.defined() || in.per_sample_weights.numel() <= 1 ||
                       in.per_sample_weights.strides()[0] == 1;
-  return in.mode == BagMode::Sum && float_weight && unit_stride && psw_ok && in.padding_idx < 0;
+  return float_weight && unit_stride && psw_ok && in.padding_idx < 0;
 }
 
 // Bag of every index: count bag starts, then a running sum (ATen's make_offset2bag).

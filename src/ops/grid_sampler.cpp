@@ -8,18 +8,15 @@
 // align_corners, its reflection folds by trunc(|x| / twice_span), clipping
 // sends NaN to 0, and a position whose integer index does not fit is out of
 // bounds. float16/bfloat16 sample in float32 and round once.
+// grid_sampler_3d lives in grid_sampler_3d.cpp and registers from here.
 #include <cmath>
 #include <limits>
 
-#include "ops/families.h"
-#include "ops/op_utils.h"
+#include "ops/grid_sampler.h"
 
 namespace pt2web {
 
 namespace {
-
-enum class Interpolation : int64_t { Bilinear = 0, Nearest = 1, Bicubic = 2 };
-enum class Padding : int64_t { Zeros = 0, Border = 1, Reflection = 2 };
 
 // An index no image has: what the vector kernel's float -> int conversion
 // yields (INT_MIN) for NaN and out-of-range positions, kept far from
@@ -166,11 +163,11 @@ void sample_bicubic(const Image<T>& img, const AxisLocation<T>& loc_x, const Axi
   }
 }
 
-// Samples every batch item and output position; input and grid share dtype T
-// (float or double), output is a new contiguous [N, C, Hout, Wout].
-template <typename T>
-Tensor grid_sample_2d(const Tensor& input, const Tensor& grid, Interpolation mode, Padding padding,
-                      bool align_corners) {
+// Samples every batch item and output position with `sample` (one of the
+// sample_* functions); input and grid share dtype T (float or double), the
+// output is a new contiguous [N, C, Hout, Wout].
+template <typename T, typename Sample>
+Tensor sample_all_2d(const Tensor& input, const Tensor& grid, Padding padding, bool align_corners, Sample sample) {
   const int64_t N = input.size(0), C = input.size(1), H = input.size(2), W = input.size(3);
   const int64_t out_h = grid.size(1), out_w = grid.size(2);
   Tensor out = Tensor::empty(input.dtype(), {N, C, out_h, out_w});
@@ -185,51 +182,22 @@ Tensor grid_sample_2d(const Tensor& input, const Tensor& grid, Interpolation mod
     for (int64_t h = 0; h < out_h; ++h) {
       for (int64_t w = 0; w < out_w; ++w) {
         const T* g = grid_data + n * gs[0] + h * gs[1] + w * gs[2];
-        const T gx = g[0], gy = g[gs[3]];
-        T* o = out_data + n * C * plane + h * out_w + w;
-        switch (mode) {
-          case Interpolation::Bilinear: sample_bilinear(img, loc_x, loc_y, gx, gy, o, plane); break;
-          case Interpolation::Nearest: sample_nearest(img, loc_x, loc_y, gx, gy, o, plane); break;
-          case Interpolation::Bicubic: sample_bicubic(img, loc_x, loc_y, gx, gy, o, plane); break;
-        }
+        sample(img, loc_x, loc_y, g[0], g[gs[3]], out_data + n * C * plane + h * out_w + w, plane);
       }
     }
   }
   return out;
 }
 
-// ATen's check_grid_sampler_common + check_grid_sampler_2d, plus the mode ranges.
-void check_grid_sampler_2d(const OpCall& c, const Tensor& input, const Tensor& grid, int64_t mode, int64_t padding) {
-  if (input.dim() != 4 || grid.dim() != 4)
-    fail(ErrorCode::BadInput, c.where(),
-         "grid_sampler(): expected 4D input and grid with same number of dimensions, but got input with sizes ",
-         shape_to_string(input.sizes()), " and grid with sizes ", shape_to_string(grid.sizes()));
-  if (input.size(0) != grid.size(0))
-    fail(ErrorCode::BadInput, c.where(),
-         "grid_sampler(): expected grid and input to have same batch size, but got input with sizes ",
-         shape_to_string(input.sizes()), " and grid with sizes ", shape_to_string(grid.sizes()));
-  if (grid.size(3) != 2)
-    fail(ErrorCode::BadInput, c.where(),
-         "grid_sampler(): expected grid to have size 2 in last dimension, but got grid with sizes ",
-         shape_to_string(grid.sizes()));
-  for (int64_t d = 2; d < 4; ++d) {
-    if (input.size(d) <= 0)
-      fail(ErrorCode::BadInput, c.where(),
-           "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes ",
-           shape_to_string(input.sizes()), " with dimension ", d, " being empty");
+template <typename T>
+Tensor grid_sample_2d(const Tensor& input, const Tensor& grid, Interpolation mode, Padding padding,
+                      bool align_corners) {
+  switch (mode) {
+    case Interpolation::Bilinear: return sample_all_2d<T>(input, grid, padding, align_corners, sample_bilinear<T>);
+    case Interpolation::Nearest: return sample_all_2d<T>(input, grid, padding, align_corners, sample_nearest<T>);
+    case Interpolation::Bicubic: break;
   }
-  if (mode < 0 || mode > 2)
-    fail(ErrorCode::BadInput, c.where(), "grid_sampler(): interpolation_mode must be 0 (bilinear), 1 (nearest) or ",
-         "2 (bicubic), got ", mode);
-  if (padding < 0 || padding > 2)
-    fail(ErrorCode::BadInput, c.where(), "grid_sampler(): padding_mode must be 0 (zeros), 1 (border) or ",
-         "2 (reflection), got ", padding);
-  if (!is_floating(input.dtype()))
-    fail(ErrorCode::BadInput, c.where(), "\"grid_sampler_2d_cpu\" not implemented for '", dtype_name(input.dtype()),
-         "'");
-  if (grid.dtype() != input.dtype())
-    fail(ErrorCode::BadInput, c.where(), "grid_sampler(): expected grid of the input's dtype ",
-         dtype_name(input.dtype()), ", but got ", dtype_name(grid.dtype()));
+  return sample_all_2d<T>(input, grid, padding, align_corners, sample_bicubic<T>);
 }
 
 void grid_sampler_2d_op(OpCall& c) {
@@ -237,7 +205,7 @@ void grid_sampler_2d_op(OpCall& c) {
   const Tensor& grid = c.tensor(1);
   const int64_t mode = c.int_arg(2), padding = c.int_arg(3);
   const bool align_corners = c.bool_arg(4);
-  check_grid_sampler_2d(c, input, grid, mode, padding);
+  check_grid_sampler(c, input, grid, 2, mode, padding);
   const auto interp = static_cast<Interpolation>(mode);
   const auto pad = static_cast<Padding>(padding);
   switch (input.dtype()) {
@@ -255,10 +223,49 @@ void grid_sampler_2d_op(OpCall& c) {
 
 }  // namespace
 
+// ATen's check_grid_sampler_common and check_grid_sampler_2d/3d, plus the
+// mode ranges and dtypes.
+void check_grid_sampler(const OpCall& c, const Tensor& input, const Tensor& grid, int64_t spatial_dims,
+                        int64_t mode, int64_t padding) {
+  const int64_t rank = spatial_dims + 2;
+  if (input.dim() != rank || grid.dim() != rank)
+    fail(ErrorCode::BadInput, c.where(), "grid_sampler(): expected ", rank,
+         "D input and grid with same number of dimensions, but got input with sizes ",
+         shape_to_string(input.sizes()), " and grid with sizes ", shape_to_string(grid.sizes()));
+  if (input.size(0) != grid.size(0))
+    fail(ErrorCode::BadInput, c.where(),
+         "grid_sampler(): expected grid and input to have same batch size, but got input with sizes ",
+         shape_to_string(input.sizes()), " and grid with sizes ", shape_to_string(grid.sizes()));
+  if (grid.size(-1) != spatial_dims)
+    fail(ErrorCode::BadInput, c.where(), "grid_sampler(): expected grid to have size ", spatial_dims,
+         " in last dimension, but got grid with sizes ", shape_to_string(grid.sizes()));
+  for (int64_t d = 2; d < rank; ++d) {
+    if (input.size(d) <= 0)
+      fail(ErrorCode::BadInput, c.where(),
+           "grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes ",
+           shape_to_string(input.sizes()), " with dimension ", d, " being empty");
+  }
+  if (mode < 0 || mode > 2)
+    fail(ErrorCode::BadInput, c.where(), "grid_sampler(): interpolation_mode must be 0 (bilinear), 1 (nearest) or ",
+         "2 (bicubic), got ", mode);
+  if (spatial_dims == 3 && mode == 2)
+    fail(ErrorCode::BadInput, c.where(), "grid_sampler(): bicubic interpolation only supports 4D input");
+  if (padding < 0 || padding > 2)
+    fail(ErrorCode::BadInput, c.where(), "grid_sampler(): padding_mode must be 0 (zeros), 1 (border) or ",
+         "2 (reflection), got ", padding);
+  if (!is_floating(input.dtype()))
+    fail(ErrorCode::BadInput, c.where(), "\"grid_sampler_", spatial_dims, "d_cpu\" not implemented for '",
+         dtype_name(input.dtype()), "'");
+  if (grid.dtype() != input.dtype())
+    fail(ErrorCode::BadInput, c.where(), "grid_sampler(): expected grid of the input's dtype ",
+         dtype_name(input.dtype()), ", but got ", dtype_name(grid.dtype()));
+}
+
 void register_grid_sampler_ops(OpTable& t) {
   t.add("aten::grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
         "bool align_corners) -> Tensor",
         grid_sampler_2d_op);
+  register_grid_sampler_3d_ops(t);
 }
 
 }  // namespace pt2web
