@@ -76,7 +76,7 @@ test('timed runs alternate between the runtimes, the same number for each', asyn
       { name: 'a', call: async () => calls.push('a') },
       { name: 'b', call: async () => calls.push('b') },
     ],
-    { warmupRuns: 1, runs: 4 },
+    { warmupRuns: 1, warmupMs: 0, runs: 4 },
   );
   assert.equal(calls.join(''), 'ab' + 'abbaabba');
   assert.equal(stats.a.n, 4);

@@ -7,7 +7,18 @@
 
 import { summarize } from './stats.mjs';
 
-const DEFAULTS = { warmupRuns: 3, warmupMs: 1000, budgetMs: 1500, minRuns: 5, maxRuns: 500, runs: null };
+// Warm-up lasts at least warmupRuns runs and warmupMs per side: V8 compiles
+// hot wasm functions with its optimizing tier in the background for the
+// first seconds, and runs in that window are up to twice as slow.
+const DEFAULTS = {
+  warmupRuns: 5,
+  warmupMs: 2000,
+  maxWarmupRuns: 200,
+  budgetMs: 1500,
+  minRuns: 5,
+  maxRuns: 500,
+  runs: null,
+};
 
 async function timeOnce(call) {
   const start = performance.now();
@@ -17,16 +28,17 @@ async function timeOnce(call) {
 
 /**
  * @param {Array<{name: string, call: () => Promise<any>}>} sides
- * @param {object} [options] warmupRuns, warmupMs (stop warming up a side after this much time, at least one run),
+ * @param {object} [options] warmupRuns and warmupMs (warm each side up for at least both), maxWarmupRuns,
  *   budgetMs (time of the slowest side), minRuns, maxRuns, runs (fixed count, overrides the budget)
  * @returns {Promise<Object<string, {n, median, p10, p90, min, max, warmup: number}>>} per side name
  */
 export async function measureInterleaved(sides, options = {}) {
   const o = { ...DEFAULTS, ...options };
   const warm = sides.map(() => ({ times: [], spent: 0 }));
-  for (let round = 0; round < o.warmupRuns; round++) {
+  const warming = (w) => (w.times.length < o.warmupRuns || w.spent < o.warmupMs) && w.times.length < o.maxWarmupRuns;
+  while (warm.some(warming)) {
     for (let i = 0; i < sides.length; i++) {
-      if (round > 0 && warm[i].spent >= o.warmupMs) continue;
+      if (!warming(warm[i])) continue;
       const t = await timeOnce(sides[i].call);
       warm[i].times.push(t);
       warm[i].spent += t;
