@@ -123,6 +123,22 @@ void max_pool_kernel(const T* in, T* out, int64_t* indices, int64_t planes, cons
       for (int64_t oh = 0; oh < osz[1]; ++oh)
         for (int64_t ow = 0; ow < osz[2]; ++ow, ++o) {
           const Window &wd = win[0][od], &wh = win[1][oh], &ww = win[2][ow];
+          if (!indices) {
+            // Values only: a branch-free running max, NaN remembered on the side.
+            M best_val = lowest;
+            bool nan = false;
+            for (int64_t id = wd.begin; id < wd.end; id += wd.step)
+              for (int64_t ih = wh.begin; ih < wh.end; ih += wh.step) {
+                const T* row = plane + (id * isz[1] + ih) * isz[2];
+                for (int64_t iw = ww.begin; iw < ww.end; iw += ww.step) {
+                  const M v = static_cast<M>(row[iw]);
+                  best_val = v > best_val ? v : best_val;
+                  nan = nan || v != v;
+                }
+              }
+            out[o] = static_cast<T>(nan ? std::numeric_limits<M>::quiet_NaN() : best_val);
+            continue;
+          }
           int64_t best = (wd.begin * isz[1] + wh.begin) * isz[2] + ww.begin;
           M best_val = lowest;
           for (int64_t id = wd.begin; id < wd.end; id += wd.step)

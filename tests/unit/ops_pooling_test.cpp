@@ -40,6 +40,9 @@ TEST_CASE("max_pool propagates NaN and handles ceil_mode and dilation", "[poolin
   auto out = call_all("aten::max_pool1d_with_indices.default", {T(x), L({2})});
   check_values(out[0].tensor, {1, 1, 2}, {kNaN, 3});
   check_values(out[1].tensor, {1, 1, 2}, {1, 2});
+  // Without indices too (another code path), including a NaN after the max.
+  check_values(call("aten::max_pool1d.default", {T(x), L({2})}), {1, 1, 2}, {kNaN, 3});
+  check_values(call("aten::max_pool1d.default", {T(make({1, 1, 2}, {5, kNaN})), L({2})}), {1, 1, 1}, {kNaN});
   Tensor y = make({1, 5}, iota(5));
   check_values(call("aten::max_pool1d.default", {T(y), L({2}), L({2})}), {1, 2}, {2, 4});
   check_values(call("aten::max_pool1d.default", {T(y), L({2}), L({2}), L({0}), L({1}), B(true)}), {1, 3}, {2, 4, 5});
