@@ -106,12 +106,38 @@ Tensor tensor_from_js(const val& v, const std::string& path) {
   return tensor;
 }
 
+// A fresh typed array holding a copy of `dense`'s elements: slice() of a
+// typed view on the wasm heap (one call into JavaScript) for the element
+// types Embind can view; undefined for the others.
+val sliced_copy(const Tensor& dense) {
+  const size_t n = static_cast<size_t>(dense.numel());
+  auto copy_of = [](auto view) { return val(view).call<val>("slice"); };
+  switch (dense.dtype()) {
+    case DType::Float32: return copy_of(emscripten::typed_memory_view(n, dense.data<float>()));
+    case DType::Float64: return copy_of(emscripten::typed_memory_view(n, dense.data<double>()));
+    case DType::Int32: return copy_of(emscripten::typed_memory_view(n, dense.data<int32_t>()));
+    case DType::Int16: return copy_of(emscripten::typed_memory_view(n, dense.data<int16_t>()));
+    case DType::Int8: return copy_of(emscripten::typed_memory_view(n, dense.data<int8_t>()));
+    case DType::UInt32: return copy_of(emscripten::typed_memory_view(n, dense.data<uint32_t>()));
+    case DType::UInt8:
+    case DType::Bool: return copy_of(emscripten::typed_memory_view(n, static_cast<const uint8_t*>(dense.raw_data())));
+    case DType::UInt16:
+    case DType::Float16:
+    case DType::BFloat16:
+      return copy_of(emscripten::typed_memory_view(n, static_cast<const uint16_t*>(dense.raw_data())));
+    default: return val::undefined();
+  }
+}
+
 val tensor_to_js(const Tensor& tensor) {
   if (!tensor.defined()) return val::null();
   Tensor dense = tensor.contiguous();
   ArrayType type = array_type(dense.dtype());
-  val data = val::global(type.constructor).new_(static_cast<double>(dense.numel() * type.lanes));
-  copy_tensor_into(dense, data);
+  val data = dense.numel() > 0 ? sliced_copy(dense) : val::undefined();
+  if (data.isUndefined()) {
+    data = val::global(type.constructor).new_(static_cast<double>(dense.numel() * type.lanes));
+    copy_tensor_into(dense, data);
+  }
   val shape = val::array();
   for (size_t d = 0; d < dense.sizes().size(); ++d) shape.set(d, static_cast<double>(dense.sizes()[d]));
   val out = val::object();

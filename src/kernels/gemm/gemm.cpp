@@ -1,7 +1,8 @@
 // The fast GEMM: blocked in the GotoBLAS order. For each block of NC
 // columns and KC steps, B is packed once into 8-column panels (kept in
-// L2); for each block of MC rows, A is packed into 4-row panels; then the
-// 4x8 micro-kernel sweeps the block with a B panel held in L1. Products
+// L2); for each block of MC rows, A is packed into 4-row panels (or read in
+// place when it is row-major and the block is whole tiles); then the 4x8
+// micro-kernel sweeps the block with a B panel held in L1. Products
 // with fewer rows than a tile, or one column, take the GEMV path.
 #include <algorithm>
 #include <vector>
@@ -52,14 +53,18 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, flo
       pack_b_block(B, k0, kc, j0, nc, packed_b.data());
       for (int64_t i0 = 0; i0 < M; i0 += kBlockM) {
         const int64_t mc = std::min(kBlockM, M - i0);
-        pack_a_block(A, i0, mc, k0, kc, packed_a.data());
+        // Row-major A with whole tiles is read in place; otherwise it is packed.
+        const bool direct = A.col_stride == 1 && mc % kTileRows == 0;
+        if (!direct) pack_a_block(A, i0, mc, k0, kc, packed_a.data());
         for (int64_t jp = 0; jp < nc; jp += kTileCols) {
           const float* b = packed_b.data() + (jp / kTileCols) * kTileCols * kc;
           const int64_t cols = std::min(kTileCols, nc - jp);
           for (int64_t ip = 0; ip < mc; ip += kTileRows) {
-            const float* a = packed_a.data() + (ip / kTileRows) * kTileRows * kc;
+            const float* a = direct ? A.data + (i0 + ip) * A.row_stride + k0
+                                    : packed_a.data() + (ip / kTileRows) * kTileRows * kc;
+            const int64_t row_step = direct ? A.row_stride : 1, k_step = direct ? 1 : kTileRows;
             float* c = C + (i0 + ip) * ldc + j0 + jp;
-            micro_kernel_4x8(kc, a, b, c, ldc, add, std::min(kTileRows, mc - ip), cols,
+            micro_kernel_4x8(kc, a, row_step, k_step, b, c, ldc, add, std::min(kTileRows, mc - ip), cols,
                              with_bias && row_bias ? row_bias + i0 + ip : nullptr,
                              with_bias && col_bias ? col_bias + j0 + jp : nullptr);
           }
