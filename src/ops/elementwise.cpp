@@ -73,6 +73,14 @@ Tensor write_in_place(const OpCall& c, const Tensor& self, const Tensor& value) 
   return assign_in_place(self, value);
 }
 
+Tensor write_out(const OpCall& c, const Tensor& out, const Tensor& value) {
+  if (value.sizes() == out.sizes()) return write_in_place(c, out, value);
+  if (!can_cast(value.dtype(), out.dtype()))
+    fail(ErrorCode::BadInput, c.where(), "result type ", dtype_name(value.dtype()),
+         " can't be cast to the desired output type ", dtype_name(out.dtype()));
+  return value.to(out.dtype(), true);
+}
+
 void fail_integer_division_by_zero() { fail(ErrorCode::BadInput, "ZeroDivisionError: integer division by zero"); }
 
 void push_result(OpCall& c, const Tensor& value, bool in_place) {

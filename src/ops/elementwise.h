@@ -121,6 +121,12 @@ Tensor map_elements(DType compute, F&& f, const In&... inputs) {
 // writes it into self's storage and returns self.
 Tensor write_in_place(const OpCall& c, const Tensor& self, const Tensor& value);
 
+// The result of an out= op: written into `out` when the shapes match (as
+// write_in_place); otherwise, since pt2web tensors cannot be resized in
+// place, `value` converted to out's dtype (after ATen's canCast check),
+// which is what later nodes read through the op's result.
+Tensor write_out(const OpCall& c, const Tensor& out, const Tensor& value);
+
 // Pushes `value`, or writes it into argument 0 first for in-place variants.
 void push_result(OpCall& c, const Tensor& value, bool in_place);
 

@@ -27,7 +27,6 @@ void register_all_op_families(OpTable& table) {
   register_fold_ops(table);
   register_distance_ops(table);
   register_embedding_bag_ops(table);
-  register_pointwise_out_ops(table);
 }
 
 }  // namespace pt2web

@@ -33,6 +33,5 @@ void register_grid_sampler_ops(OpTable& table);
 void register_fold_ops(OpTable& table);
 void register_distance_ops(OpTable& table);
 void register_embedding_bag_ops(OpTable& table);
-void register_pointwise_out_ops(OpTable& table);
 
 }  // namespace pt2web

@@ -1,5 +1,5 @@
 // Powers and two-argument math: pow (Tensor_Tensor, Tensor_Scalar, Scalar and
-// in-place forms), square and atan2.
+// in-place forms), square and atan2 (with its out= form).
 #include <cmath>
 
 #include "ops/elementwise.h"
@@ -116,15 +116,22 @@ void square_op(OpCall& c) {
   push_result(c, pow_scalar_exponent(c, c.tensor(0), two), InPlace);
 }
 
-template <bool InPlace>
-void atan2_op(OpCall& c) {
+// atan2(self, other) in the inputs' common floating dtype.
+Tensor atan2_values(const OpCall& c) {
   Operand a = operand(c, 0), b = operand(c, 1);
   DType dtype = to_floating(result_type_of({&a, &b}));
   check_kinds(c, dtype, Kinds::Floating);
-  Tensor out = map_elements<Kinds::Floating, false>(
+  return map_elements<Kinds::Floating, false>(
       dtype, [](auto y, auto x) { return std::atan2(y, x); }, kernel_input(a, dtype), kernel_input(b, dtype));
-  push_result(c, out, InPlace);
 }
+
+template <bool InPlace>
+void atan2_op(OpCall& c) {
+  push_result(c, atan2_values(c), InPlace);
+}
+
+// atan2.out(self, other, *, out): out does not take part in type promotion.
+void atan2_out_op(OpCall& c) { c.push(write_out(c, c.tensor(2), atan2_values(c))); }
 
 }  // namespace
 
@@ -138,6 +145,7 @@ void register_pointwise_pow_ops(OpTable& t) {
   t.add("aten::square_(Tensor(a!) self) -> Tensor(a!)", square_op<true>);
   t.add("aten::atan2(Tensor self, Tensor other) -> Tensor", atan2_op<false>);
   t.add("aten::atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", atan2_op<true>);
+  t.add("aten::atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", atan2_out_op);
 }
 
 }  // namespace pt2web
