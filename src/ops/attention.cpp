@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "kernels/math/array_math.h"
+#include "kernels/parallel/thread_pool.h"
 #include "ops/attention_gemm.h"
 #include "ops/families.h"
 #include "ops/op_utils.h"
@@ -121,9 +122,10 @@ AttentionResult attend_typed(const AttentionRequest& req, DType compute, const c
   const Shape score_shape = with_matrix(score_batch, L, S);
   Tensor scores = Tensor::empty(compute, score_shape);
   M* sc = scores.data<M>();
-  for (int64_t b = 0; b < nb; ++b)
+  parallel::for_each_index(nb, L * S * E, [&](int64_t b) {
     attention_family::gemm<M>(L, S, E, qs.data<M>() + b * L * E, E, kt.data<M>() + b * E * S, S, sc + b * L * S, S,
                               false);
+  });
 
   if (req.mask.defined()) {
     Tensor add = additive_mask<M>(req.mask, score_shape, compute, op);
@@ -147,9 +149,10 @@ AttentionResult attend_typed(const AttentionRequest& req, DType compute, const c
   Tensor vc = expand_view(v, with_matrix(out_batch, S, Ev)).to(compute);
   const int64_t nout = shape_numel(out_batch);
   Tensor out = Tensor::empty(compute, with_matrix(out_batch, L, Ev));
-  for (int64_t b = 0; b < nout; ++b)
+  parallel::for_each_index(nout, L * Ev * S, [&](int64_t b) {
     attention_family::gemm<M>(L, Ev, S, w.data<M>() + b * L * S, S, vc.data<M>() + b * S * Ev, Ev,
                               out.data<M>() + b * L * Ev, Ev, false);
+  });
 
   AttentionResult result;
   result.output = out.to(q.dtype());

@@ -1,9 +1,12 @@
 // Matrix products: mm, bmm, addmm, baddbmm, addmv, mv, dot, linear, matmul.
 // float32 runs through kernels/gemm; 16-bit floats compute in float32 and
 // round once at the end (as ATen accumulates them); other types use a plain loop.
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "kernels/gemm/gemm.h"
+#include "kernels/parallel/thread_pool.h"
 #include "ops/families.h"
 #include "ops/op_utils.h"
 #include "ops/type_promotion.h"
@@ -118,6 +121,7 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b) {
   Shape sa = broadcast_strides(a, a_full), sb = broadcast_strides(b, b_full);
   const int64_t count = shape_numel(batch);
   const size_t rank = batch.size();
+  std::vector<int64_t> offsets_a(static_cast<size_t>(count)), offsets_b(static_cast<size_t>(count));
   for (int64_t n = 0; n < count; ++n) {
     int64_t rest = n, off_a = a.storage_offset(), off_b = b.storage_offset();
     for (size_t d = rank; d-- > 0;) {
@@ -126,9 +130,29 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b) {
       off_a += i * sa[d];
       off_b += i * sb[d];
     }
-    Tensor a2 = a.as_strided({M, a.size(-1)}, {sa[rank], sa[rank + 1]}, off_a);
-    Tensor b2 = b.as_strided({b.size(-2), N}, {sb[rank], sb[rank + 1]}, off_b);
-    check_inner_sizes(a2, b2);
+    offsets_a[static_cast<size_t>(n)] = off_a;
+    offsets_b[static_cast<size_t>(n)] = off_b;
+  }
+  const int64_t K = a.size(-1);
+  if (b.size(-2) != K)
+    fail(ErrorCode::BadInput, "mat1 and mat2 shapes cannot be multiplied (", M, "x", K, " and ", b.size(-2), "x", N,
+         ")");
+  if (a.dtype() == DType::Float32 && count > 1) {
+    // One product per batch entry, the entries split across threads (each
+    // product then runs on one thread).
+    // Offsets count from the start of storage, so the bases are shifted back.
+    const float* base_a = a.data<float>() - a.storage_offset();
+    const float* base_b = b.data<float>() - b.storage_offset();
+    float* base_c = out.data<float>();
+    parallel::for_each_index(count, M * N * K, [&](int64_t n) {
+      gemm_f32(M, N, K, MatrixF32{base_a + offsets_a[n], sa[rank], sa[rank + 1]},
+               MatrixF32{base_b + offsets_b[n], sb[rank], sb[rank + 1]}, base_c + n * M * N, N, false);
+    });
+    return out;
+  }
+  for (int64_t n = 0; n < count; ++n) {
+    Tensor a2 = a.as_strided({M, K}, {sa[rank], sa[rank + 1]}, offsets_a[static_cast<size_t>(n)]);
+    Tensor b2 = b.as_strided({K, N}, {sb[rank], sb[rank + 1]}, offsets_b[static_cast<size_t>(n)]);
     Tensor c2 = out.as_strided({M, N}, {N, 1}, n * M * N);
     matmul_2d_into(a2, b2, c2);
   }

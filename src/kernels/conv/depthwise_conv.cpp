@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kernels/parallel/thread_pool.h"
 #include "kernels/vec4.h"
 
 namespace pt2web {
@@ -98,15 +99,15 @@ void row_3x3(const DepthwiseShape& s, const float* in, const float* w, float bia
   }
 }
 
-}  // namespace
-
-void depthwise_conv2d_f32(const DepthwiseShape& s, const float* x, const float* w, const float* b, float* y) {
+// Output channels [oc0, oc1).
+void depthwise_channels(const DepthwiseShape& s, const float* x, const float* w, const float* b, float* y,
+                        int64_t oc0, int64_t oc1) {
   const int64_t out_plane = s.out_h * s.out_w, in_plane = s.in_h * s.in_w;
   const int64_t taps = s.kernel_h * s.kernel_w;
   const ColumnRange interior = interior_columns(s);
   const bool vectorized = s.stride_w == 1 || s.stride_w == 2;
   const bool three_by_three = s.kernel_h == 3 && s.kernel_w == 3 && s.dilation_h == 1 && s.dilation_w == 1;
-  for (int64_t oc = 0; oc < s.channels_in * s.multiplier; ++oc) {
+  for (int64_t oc = oc0; oc < oc1; ++oc) {
     const float* in = x + (oc / s.multiplier) * in_plane;
     const float* weights = w + oc * taps;
     const float bias = b ? b[oc] : 0.0f;
@@ -132,6 +133,14 @@ void depthwise_conv2d_f32(const DepthwiseShape& s, const float* x, const float* 
       for (; ow < s.out_w; ++ow) out_row[ow] = output_at(s, in, weights, bias, oh, ow);
     }
   }
+}
+
+}  // namespace
+
+void depthwise_conv2d_f32(const DepthwiseShape& s, const float* x, const float* w, const float* b, float* y) {
+  const int64_t per_channel = s.out_h * s.out_w * s.kernel_h * s.kernel_w;
+  parallel::parallel_for(s.channels_in * s.multiplier, 1, parallel::min_items_for(per_channel),
+                         [&](int64_t oc0, int64_t oc1) { depthwise_channels(s, x, w, b, y, oc0, oc1); });
 }
 
 }  // namespace pt2web

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/parallel/thread_pool.h"
+
 namespace pt2web {
 
 namespace {
@@ -10,11 +12,11 @@ namespace {
 // Smallest integer >= a / b for b > 0.
 int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
-}  // namespace
-
-void im2col_2d_f32(const Im2colShape& s, const float* image, float* cols) {
+// Rows of channels [c0, c1) of the column matrix.
+void im2col_channels(const Im2colShape& s, const float* image, float* cols, int64_t c0, int64_t c1) {
   const int64_t out_plane = s.out_h * s.out_w;
-  for (int64_t c = 0; c < s.channels; ++c) {
+  cols += c0 * s.kernel_h * s.kernel_w * out_plane;
+  for (int64_t c = c0; c < c1; ++c) {
     const float* plane = image + c * s.in_h * s.in_w;
     for (int64_t kh = 0; kh < s.kernel_h; ++kh)
       for (int64_t kw = 0; kw < s.kernel_w; ++kw, cols += out_plane) {
@@ -40,6 +42,14 @@ void im2col_2d_f32(const Im2colShape& s, const float* image, float* cols) {
         }
       }
   }
+}
+
+}  // namespace
+
+void im2col_2d_f32(const Im2colShape& s, const float* image, float* cols) {
+  const int64_t per_channel = s.kernel_h * s.kernel_w * s.out_h * s.out_w;
+  parallel::parallel_for(s.channels, 1, parallel::min_items_for(per_channel),
+                         [&](int64_t c0, int64_t c1) { im2col_channels(s, image, cols, c0, c1); });
 }
 
 }  // namespace pt2web

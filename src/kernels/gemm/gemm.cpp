@@ -11,6 +11,7 @@
 #include "kernels/gemm/gemm_microkernel.h"
 #include "kernels/gemm/gemm_packing.h"
 #include "kernels/gemm/gemv.h"
+#include "kernels/parallel/thread_pool.h"
 
 namespace pt2web {
 
@@ -74,6 +75,35 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, flo
   }
 }
 
+// The blocked product split across threads: by columns when C is at least as
+// wide as it is tall (each part packs its own columns of B), else by rows
+// (each part packs all of B, so rows are split only when they dominate).
+void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
+                           bool accumulate, GemmBias bias) {
+  if (N >= M) {
+    parallel::parallel_for(N, kTileCols, parallel::min_items_for(M * K), [&](int64_t j0, int64_t j1) {
+      const MatrixF32 b{B.data + j0 * B.col_stride, B.row_stride, B.col_stride};
+      gemm_blocked(M, j1 - j0, K, A, b, C + j0, ldc, accumulate,
+                   GemmBias{bias.rows, bias.cols ? bias.cols + j0 : nullptr});
+    });
+  } else {
+    parallel::parallel_for(M, kTileRows, parallel::min_items_for(N * K), [&](int64_t i0, int64_t i1) {
+      const MatrixF32 a{A.data + i0 * A.row_stride, A.row_stride, A.col_stride};
+      gemm_blocked(i1 - i0, N, K, a, B, C + i0 * ldc, ldc, accumulate,
+                   GemmBias{bias.rows ? bias.rows + i0 : nullptr, bias.cols});
+    });
+  }
+}
+
+// y[N] (+)= x[K] * B[K, N], split by columns across threads.
+void gemv_parallel(int64_t N, int64_t K, const float* x, int64_t x_stride, MatrixF32 B, float* y, int64_t y_stride,
+                   bool accumulate) {
+  parallel::parallel_for(N, kTileCols, parallel::min_items_for(K), [&](int64_t j0, int64_t j1) {
+    const MatrixF32 b{B.data + j0 * B.col_stride, B.row_stride, B.col_stride};
+    gemv_f32(j1 - j0, K, x, x_stride, b, y + j0 * y_stride, y_stride, accumulate);
+  });
+}
+
 }  // namespace
 
 void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate,
@@ -89,12 +119,13 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* 
   if (few_rows) {
     // Fewer rows than a tile (a recurrent step, a small batch): one GEMV per
     // row reads B in place; packing all of B would cost more than the product.
-    for (int64_t i = 0; i < M; ++i) gemv_f32(N, K, A.data + i * A.row_stride, A.col_stride, B, C + i * ldc, 1, accumulate);
+    for (int64_t i = 0; i < M; ++i)
+      gemv_parallel(N, K, A.data + i * A.row_stride, A.col_stride, B, C + i * ldc, 1, accumulate);
     return;
   }
   // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
-  if (N == 1) return gemv_f32(M, K, B.data, B.row_stride, A.transposed(), C, ldc, accumulate);
-  gemm_blocked(M, N, K, A, B, C, ldc, accumulate, bias);
+  if (N == 1) return gemv_parallel(M, K, B.data, B.row_stride, A.transposed(), C, ldc, accumulate);
+  gemm_blocked_parallel(M, N, K, A, B, C, ldc, accumulate, bias);
 }
 
 }  // namespace pt2web

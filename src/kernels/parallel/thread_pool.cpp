@@ -1,0 +1,206 @@
+#include "kernels/parallel/thread_pool.h"
+
+#include <stdexcept>
+#include <string>
+
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
+#define PT2WEB_HAS_THREADS 1
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+#else
+#define PT2WEB_HAS_THREADS 0
+#endif
+
+namespace pt2web::parallel {
+
+namespace {
+
+constexpr int kMaxThreads = 64;
+
+void check_count(int threads) {
+  if (threads < 1) throw std::invalid_argument("thread count must be at least 1, got " + std::to_string(threads));
+}
+
+}  // namespace
+
+#if PT2WEB_HAS_THREADS
+
+namespace {
+
+// One run_tasks call, on the caller's stack. Workers touch it only between
+// entering/leaving the pool's `entering_` section (see Pool::join).
+struct Job {
+  uint64_t id = 0;
+  int64_t tasks = 0;
+  int helpers = 0;  // workers with index < helpers may join
+  void (*task)(void*, int64_t) = nullptr;
+  void* context = nullptr;
+  std::atomic<int64_t> next{0};
+  std::atomic<int64_t> done{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;  // written by the one thread that set `failed`
+};
+
+thread_local bool inside_task = false;
+
+// Claims and runs tasks of `job` until none are left.
+void work_on(Job& job) {
+  inside_task = true;
+  for (int64_t i = job.next.fetch_add(1); i < job.tasks; i = job.next.fetch_add(1)) {
+    if (!job.failed.load(std::memory_order_relaxed)) {
+      try {
+        job.task(job.context, i);
+      } catch (...) {
+        if (!job.failed.exchange(true)) job.error = std::current_exception();
+      }
+    }
+    job.done.fetch_add(1, std::memory_order_release);
+  }
+  inside_task = false;
+}
+
+class Pool {
+ public:
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& worker : workers_) worker.join();
+  }
+
+  int threads() const { return threads_.load(std::memory_order_relaxed); }
+
+  void set_threads(int threads) {
+    std::lock_guard<std::mutex> lock(run_mutex_);
+    threads = std::min(threads, kMaxThreads);
+    while (static_cast<int>(workers_.size()) < threads - 1) {
+      const int index = static_cast<int>(workers_.size());
+      workers_.emplace_back([this, index] { worker_loop(index); });
+    }
+    threads_.store(threads, std::memory_order_relaxed);
+  }
+
+  // Runs the tasks with the workers; serially when another thread is
+  // already running a job (the pool serves one caller at a time).
+  void run(int64_t tasks, void (*task)(void*, int64_t), void* context) {
+    std::unique_lock<std::mutex> running(run_mutex_, std::try_to_lock);
+    if (!running.owns_lock()) {
+      for (int64_t i = 0; i < tasks; ++i) task(context, i);
+      return;
+    }
+    Job job;
+    job.id = ++last_id_;
+    job.tasks = tasks;
+    job.helpers = threads() - 1;
+    job.task = task;
+    job.context = context;
+    current_.store(&job);
+    if (sleepers_.load() > 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      wake_.notify_all();
+    }
+    work_on(job);
+    while (job.done.load(std::memory_order_acquire) < tasks) {
+    }
+    // Unpublish, then wait until no worker can still be reading the job.
+    current_.store(nullptr);
+    while (entering_.load() != 0) {
+    }
+    if (job.error) std::rethrow_exception(job.error);
+  }
+
+ private:
+  bool has_new_job(uint64_t seen) const {
+    const Job* job = current_.load();
+    return job != nullptr && job->id != seen;
+  }
+
+  void worker_loop(int index) {
+    uint64_t seen = 0;
+    for (;;) {
+      for (int spin = 0; spin < kSpins && !has_new_job(seen); ++spin) {
+      }
+      if (!has_new_job(seen)) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        sleepers_.fetch_add(1);
+        wake_.wait(lock, [&] { return stopping_ || has_new_job(seen); });
+        sleepers_.fetch_sub(1);
+        if (stopping_) return;
+      }
+      seen = join(index, seen);
+    }
+  }
+
+  // Works on the published job if it is new to this worker and wants it;
+  // returns the id of the job seen.
+  uint64_t join(int index, uint64_t seen) {
+    entering_.fetch_add(1);
+    Job* job = current_.load();
+    if (job != nullptr && job->id != seen) {
+      seen = job->id;
+      if (index < job->helpers) work_on(*job);
+    }
+    entering_.fetch_sub(1);
+    return seen;
+  }
+
+  static constexpr int kSpins = 1 << 16;
+
+  std::vector<std::thread> workers_;
+  std::atomic<int> threads_{1};
+  std::atomic<Job*> current_{nullptr};
+  std::atomic<int> entering_{0};
+  std::atomic<int> sleepers_{0};
+  uint64_t last_id_ = 0;
+  std::mutex run_mutex_;  // held by the thread running a job, and by set_threads
+  std::mutex mutex_;      // guards sleeping and stopping_
+  std::condition_variable wake_;
+  bool stopping_ = false;
+};
+
+Pool& pool() {
+  static Pool instance;
+  return instance;
+}
+
+}  // namespace
+
+bool threads_supported() { return true; }
+
+int thread_count() { return pool().threads(); }
+
+void set_thread_count(int threads) {
+  check_count(threads);
+  pool().set_threads(threads);
+}
+
+void run_task_function(int64_t tasks, void (*task)(void*, int64_t), void* context) {
+  if (tasks <= 0) return;
+  if (tasks == 1 || inside_task || thread_count() == 1) {
+    for (int64_t i = 0; i < tasks; ++i) task(context, i);
+    return;
+  }
+  pool().run(tasks, task, context);
+}
+
+#else  // no threads in this build
+
+bool threads_supported() { return false; }
+
+int thread_count() { return 1; }
+
+void set_thread_count(int threads) { check_count(threads); }
+
+void run_task_function(int64_t tasks, void (*task)(void*, int64_t), void* context) {
+  for (int64_t i = 0; i < tasks; ++i) task(context, i);
+}
+
+#endif
+
+}  // namespace pt2web::parallel
