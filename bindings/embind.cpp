@@ -16,7 +16,9 @@ EMSCRIPTEN_BINDINGS(pt2web) {
       .function("exampleInputs", &ProgramBinding::example_inputs)
       .function("stateDict", &ProgramBinding::state_dict)
       .function("resetState", &ProgramBinding::reset_state)
-      .function("toString", &ProgramBinding::printed);
+      .function("toString", &ProgramBinding::printed)
+      .function("setThreads", &ProgramBinding::set_threads);
   emscripten::function("inspectArchive", &pt2web::js::inspect_archive);
   emscripten::function("heapStats", &pt2web::js::heap_stats);
+  emscripten::function("threadsSupported", &pt2web::js::threads_supported);
 }

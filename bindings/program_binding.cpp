@@ -9,6 +9,7 @@
 #include "js_result.h"
 #include "js_tensor.h"
 #include "js_values.h"
+#include "kernels/parallel/thread_pool.h"
 #include "ops/registry.h"
 #include "program/describe.h"
 #include "util/error.h"
@@ -138,6 +139,7 @@ val ProgramBinding::describe() const {
 }
 
 val ProgramBinding::run_session(const val& args, const val& kwargs) {
+  parallel::ScopedThreadCount threads(threads_);
   Session& s = session();
   InputConverter inputs(s.program().call_signature().in_spec);
   PyValue py_args = inputs.args(args);
@@ -146,6 +148,16 @@ val ProgramBinding::run_session(const val& args, const val& kwargs) {
   if (mutates_inputs_) inputs.write_back();
   return to_js(outputs);
 }
+
+val ProgramBinding::set_threads(int threads) {
+  return guarded([&] {
+    if (threads < 1) fail(ErrorCode::BadInput, "threads must be a whole number of at least 1, got ", threads);
+    threads_ = parallel::threads_supported() ? threads : 1;
+    return val(threads_);
+  });
+}
+
+bool threads_supported() { return parallel::threads_supported(); }
 
 val ProgramBinding::run(const val& args, const val& kwargs) {
   return guarded([&] { return run_session(args, kwargs); });

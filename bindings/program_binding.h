@@ -41,6 +41,10 @@ class ProgramBinding {
   emscripten::val example_inputs() const;
   // Result value: print_program() text.
   emscripten::val printed() const;
+  // Threads this program's runs may use (the caller's thread included);
+  // more than 1 takes effect only in the -pthread build. Result value: the
+  // count runs will use. Fails with BAD_INPUT for a count below 1.
+  emscripten::val set_threads(int threads);
 
  private:
   const Session& session() const;
@@ -50,7 +54,11 @@ class ProgramBinding {
   std::unique_ptr<Session> session_;
   std::string description_;
   bool mutates_inputs_ = false;
+  int threads_ = 1;
 };
+
+// Whether this build of the module can run threads (the -pthread build).
+bool threads_supported();
 
 // Loads and verifies a program and describes it without preparing it to run,
 // so programs with unsupported operators can still be inspected.

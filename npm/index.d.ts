@@ -181,6 +181,18 @@ export interface LoadOptions {
   wasm?: WasmSource;
 }
 
+export interface ProgramOptions extends LoadOptions {
+  /**
+   * Threads a run may use, the calling one included (1 to 64, default 1).
+   * More than 1 loads the threaded build (dist/pt2web-threads.*) where it can
+   * run: Node, and pages that are cross-origin isolated (COOP/COEP headers).
+   * Elsewhere the program runs on one thread; Program.threads tells which.
+   * The threaded build is always the packaged one (`wasm` names the
+   * single-threaded binary).
+   */
+  threads?: number;
+}
+
 /** What load() reads: a URL, a path (Node), a Response, a Blob or File, or the bytes. */
 export type ProgramSource = string | URL | Response | Blob | ArrayBuffer | ArrayBufferView;
 
@@ -194,6 +206,8 @@ export class Program {
   readonly rangeConstraints: Record<string, Range>;
   readonly dialect: ProgramDescription['dialect'];
   readonly operators: OperatorDescription[];
+  /** Threads a run uses: options.threads where the threaded build loaded, else 1. */
+  readonly threads: number;
   /** Activation memory of the last run (zeros before the first). */
   readonly memory: { plannedBytes: number; unplannedBytes: number };
   readonly disposed: boolean;
@@ -222,13 +236,13 @@ export class Program {
 }
 
 /** Loads a program and prepares it to run. Rejects with UnsupportedError listing every missing operator. */
-export function load(source: ProgramSource, options?: LoadOptions): Promise<Program>;
+export function load(source: ProgramSource, options?: ProgramOptions): Promise<Program>;
 
 /** Describes a program without preparing it to run (works with unsupported operators). */
 export function inspect(source: ProgramSource, options?: LoadOptions): Promise<ProgramDescription>;
 
-/** The wasm heap of the module for options.wasm: bytes malloc has handed out, and the memory's size. */
-export function heapStats(options?: { wasm?: WasmSource }): Promise<{ inUse: number; heapSize: number }>;
+/** The wasm heap of the module for options.wasm (or the threaded build, threads > 1): bytes malloc has handed out, and the memory's size. */
+export function heapStats(options?: { wasm?: WasmSource; threads?: number }): Promise<{ inUse: number; heapSize: number }>;
 
 /**
  * Inputs for program.run(args, kwargs): the archive's example inputs, or

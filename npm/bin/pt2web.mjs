@@ -16,21 +16,23 @@ const USAGE = `usage: pt2web COMMAND ...
       archive, schema, dialect, inputs and outputs, graph signature, state
       sizes, every operator (supported?) and the planned activation memory
       of one run
-  run MODEL.pt2 [--cases FILE [--case NAME]] [--random] [--seed N] [--json] [--out FILE]
+  run MODEL.pt2 [--cases FILE [--case NAME]] [--random] [--seed N] [--threads N] [--json] [--out FILE]
       run on the cases of a cases.json file (those torch ran, in order), or
       on the archive's example inputs, or on random inputs of valid shapes
       (--random, or when the archive has no example inputs); print the
       outputs, or write them as JSON (--out)
-  check DIR [--core]
+  check DIR [--core] [--threads N]
       run DIR/cases.json on DIR/model.pt2 (--core: cases.core.json on
       model.core.pt2) and compare with torch's results
-  bench MODEL.pt2 [--cases FILE [--case NAME]] [--random] [--seed N] [--warmup N] [--runs N] [--json]
+  bench MODEL.pt2 [--cases FILE [--case NAME]] [--random] [--seed N] [--threads N] [--warmup N] [--runs N] [--json]
       time load and run (median and spread over --runs, default 30, after
       --warmup runs, default 5) on one input chosen as for run
   demo
-      classify the 8x8 digits of the repository's digits_cnn fixture`;
+      classify the 8x8 digits of the repository's digits_cnn fixture
 
-const INPUT_VALUES = ['cases', 'case', 'seed'];
+  --threads N: threads a run may use (default 1; the threaded build)`;
+
+const INPUT_VALUES = ['cases', 'case', 'seed', 'threads'];
 
 function inputChoice(args) {
   return {
@@ -38,6 +40,7 @@ function inputChoice(args) {
     caseName: args.values.get('case'),
     random: args.flags.has('random'),
     seed: integerOption(args.values, 'seed', 0),
+    threads: integerOption(args.values, 'threads', 1, 1),
   };
 }
 
@@ -51,8 +54,8 @@ const COMMANDS = {
     start: (a) => run(a.positional[0], { ...inputChoice(a), json: a.flags.has('json'), out: a.values.get('out') }),
   },
   check: {
-    spec: { positional: 1, flags: ['core'] },
-    start: (a) => check(a.positional[0], { core: a.flags.has('core') }),
+    spec: { positional: 1, flags: ['core'], values: ['threads'] },
+    start: (a) => check(a.positional[0], { core: a.flags.has('core'), threads: integerOption(a.values, 'threads', 1, 1) }),
   },
   bench: {
     spec: { positional: 1, flags: ['json', 'random'], values: [...INPUT_VALUES, 'warmup', 'runs'] },

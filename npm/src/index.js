@@ -11,6 +11,7 @@ import { BadInputError, callNative } from './errors.js';
 import { getModule } from './module.js';
 import { Program } from './program.js';
 import { readSource } from './source.js';
+import { getThreadedModule, threadsAvailable } from './threaded_module.js';
 
 export {
   Pt2webError,
@@ -26,6 +27,7 @@ export { sampleInputs } from './sample_inputs.js';
 export { Program };
 
 const LOAD_OPTIONS = ['label', 'onProgress', 'wasm'];
+const PROGRAM_OPTIONS = [...LOAD_OPTIONS, 'threads'];
 
 function checkOptions(options, known, where) {
   if (options === null || typeof options !== 'object') throw new BadInputError(`${where}: options must be an object`);
@@ -35,21 +37,39 @@ function checkOptions(options, known, where) {
   }
 }
 
+// options.threads: a whole number >= 1 (default 1).
+function threadsOption(value) {
+  if (value === undefined) return 1;
+  if (!Number.isInteger(value) || value < 1 || value > 64) {
+    throw new BadInputError(`options.threads must be a whole number from 1 to 64, got ${String(value)}`);
+  }
+  return value;
+}
+
 /**
  * Loads a program and prepares it to run.
  * @param {string|URL|Response|Blob|ArrayBuffer|ArrayBufferView} source
- * @param {{label?: string, onProgress?: Function, wasm?: any}} [options]
+ * @param {{label?: string, onProgress?: Function, wasm?: any, threads?: number}} [options]
  *   label: the program's name in error messages; onProgress({loaded, total});
- *   wasm: where pt2web.wasm is (URL or path), or its bytes or compiled module
+ *   wasm: where pt2web.wasm is (URL or path), or its bytes or compiled module;
+ *   threads: how many threads runs may use (default 1). More than 1 loads the
+ *   threaded build where it can run (Node, cross-origin isolated pages) and
+ *   falls back to one thread elsewhere; Program.threads tells which.
  * @returns {Promise<Program>} rejects with UnsupportedError listing every missing operator
  */
 export async function load(source, options = {}) {
-  checkOptions(options, LOAD_OPTIONS, 'load()');
-  const [module, { bytes, label }] = await Promise.all([getModule(options.wasm), readSource(source, options)]);
+  checkOptions(options, PROGRAM_OPTIONS, 'load()');
+  const threads = threadsOption(options.threads);
+  const threaded = threads > 1 && threadsAvailable();
+  const [module, { bytes, label }] = await Promise.all([
+    threaded ? getThreadedModule(threads) : getModule(options.wasm),
+    readSource(source, options),
+  ]);
   const native = new module.Program();
   try {
     callNative(() => native.load(bytes, label));
-    return new Program(native, JSON.parse(callNative(() => native.describe())));
+    const used = callNative(() => native.setThreads(threaded ? threads : 1));
+    return new Program(native, JSON.parse(callNative(() => native.describe())), used);
   } catch (error) {
     native.delete();
     throw error;
@@ -68,11 +88,13 @@ export async function inspect(source, options = {}) {
 }
 
 /**
- * The wasm heap of the module for options.wasm (default: the packaged one):
+ * The wasm heap of the module for options.wasm (default: the packaged one),
+ * or of the threaded build when options.threads > 1 and it can run:
  * {inUse: bytes allocated and not yet freed, heapSize: bytes of wasm memory}.
  */
 export async function heapStats(options = {}) {
-  checkOptions(options, ['wasm'], 'heapStats()');
-  const module = await getModule(options.wasm);
+  checkOptions(options, ['wasm', 'threads'], 'heapStats()');
+  const threads = threadsOption(options.threads);
+  const module = threads > 1 && threadsAvailable() ? await getThreadedModule(threads) : await getModule(options.wasm);
   return module.heapStats();
 }

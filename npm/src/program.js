@@ -19,12 +19,22 @@ const finalizer =
 export class Program {
   #native;
   #description;
+  #threads;
 
   /** @internal use load() */
-  constructor(native, description) {
+  constructor(native, description, threads = 1) {
     this.#native = native;
     this.#description = description;
+    this.#threads = threads;
     finalizer?.register(this, native, this);
+  }
+
+  /**
+   * Threads a run uses, the calling one included: options.threads where the
+   * threaded build could load, else 1.
+   */
+  get threads() {
+    return this.#threads;
   }
 
   /** The full description (what `pt2web info` prints). */

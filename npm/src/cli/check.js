@@ -66,13 +66,13 @@ async function replayTrainingCases(program, dir) {
 }
 
 /** Runs the command; resolves to the process exit code. */
-export async function check(dir, { core = false } = {}) {
+export async function check(dir, { core = false, threads = 1 } = {}) {
   const modelPath = join(dir, core ? 'model.core.pt2' : 'model.pt2');
   const casesPath = join(dir, core ? 'cases.core.json' : 'cases.json');
   const { cases } = await readCases(casesPath);
   let program;
   try {
-    program = await load(modelPath);
+    program = await load(modelPath, { threads });
   } catch (error) {
     console.log(`cannot load ${modelPath}: ${formatError(error)}`);
     console.log(`0 passed, ${cases.length} failed`);

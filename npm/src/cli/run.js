@@ -36,8 +36,8 @@ function printResults(header, results) {
 }
 
 /** Runs the command; resolves to the process exit code. */
-export async function run(modelPath, { cases, caseName, random, seed, json = false, out } = {}) {
-  const program = await load(modelPath);
+export async function run(modelPath, { cases, caseName, random, seed, threads = 1, json = false, out } = {}) {
+  const program = await load(modelPath, { threads });
   try {
     const { source, calls } = await chooseInputs(program, { cases, caseName, random, seed });
     const results = [];

@@ -1,7 +1,6 @@
 // The pt2web side of the benchmark, through the package's public API
-// (npm/src/index.js): load(bytes) then Program.run(args). pt2web has no
-// pthreads build yet, so it always runs on one thread, whatever the row's
-// thread count; describeThreads() and threadsUsed() say so to the report.
+// (npm/src/index.js): load(bytes, {threads}) then Program.run(args). With
+// more than one thread the package loads its threaded build (Node always can).
 //
 // Same interface as ort_runner.mjs (see there).
 
@@ -18,18 +17,23 @@ function flattenOutputs(value, out = []) {
 export const pt2webRunner = {
   name: 'pt2web',
   version: null,
+  threads: 1,
+  threadsLoaded: 1,
 
-  async init() {
+  async init(threads = 1) {
+    this.threads = threads;
     const start = performance.now();
-    const program = await load(warmupModel().pt2, { label: 'warm-up model' }); // instantiates the module
+    // Instantiates the module (and, with threads, its worker pool).
+    const program = await load(warmupModel().pt2, { label: 'warm-up model', threads });
     program.run([new Tensor('float32', new Float32Array([1]), [1])]);
     const ms = performance.now() - start;
+    this.threadsLoaded = program.threads;
     program.dispose();
     return ms;
   },
 
   async load(bytes, label) {
-    return load(bytes, { label });
+    return load(bytes, { label, threads: this.threads });
   },
 
   /** User inputs in call order, as the program describes them. */
@@ -60,14 +64,14 @@ export const pt2webRunner = {
 
   /** {inUse, heapSize}: heapSize is the wasm memory's byte length (it only grows). */
   async heap() {
-    return heapStats();
+    return heapStats({ threads: this.threads });
   },
 
   describeThreads() {
-    return '1 (no pthreads build yet)';
+    return String(this.threadsLoaded);
   },
 
   threadsUsed() {
-    return 1;
+    return this.threadsLoaded;
   },
 };
