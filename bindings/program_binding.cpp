@@ -140,6 +140,7 @@ val ProgramBinding::describe() const {
 
 val ProgramBinding::run_session(const val& args, const val& kwargs) {
   parallel::ScopedThreadCount threads(threads_);
+  parallel::wake_workers();  // they wake while the inputs are converted
   Session& s = session();
   InputConverter inputs(s.program().call_signature().in_spec);
   PyValue py_args = inputs.args(args);

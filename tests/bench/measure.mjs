@@ -4,6 +4,11 @@
 // alike. Every side runs the same number of rounds: fixed (--runs), or
 // enough for the slowest side to fill the time budget at the speed seen in
 // the warm-up, within [minRuns, maxRuns].
+//
+// settleRuns: untimed calls before each timed one, in the same turn. With
+// threads, a runtime's workers keep spinning for a while after its call; a
+// call made right after the other runtime's shares its cores with those
+// spinners. The untimed call absorbs that switch-over for both sides alike.
 
 import { summarize } from './stats.mjs';
 
@@ -18,6 +23,7 @@ const DEFAULTS = {
   minRuns: 5,
   maxRuns: 500,
   runs: null,
+  settleRuns: 0,
 };
 
 async function timeOnce(call) {
@@ -29,7 +35,8 @@ async function timeOnce(call) {
 /**
  * @param {Array<{name: string, call: () => Promise<any>}>} sides
  * @param {object} [options] warmupRuns and warmupMs (warm each side up for at least both), maxWarmupRuns,
- *   budgetMs (time of the slowest side), minRuns, maxRuns, runs (fixed count, overrides the budget)
+ *   budgetMs (time of the slowest side), minRuns, maxRuns, runs (fixed count, overrides the budget),
+ *   settleRuns (untimed calls before each timed one)
  * @returns {Promise<Object<string, {n, median, p10, p90, min, max, warmup: number}>>} per side name
  */
 export async function measureInterleaved(sides, options = {}) {
@@ -49,7 +56,10 @@ export async function measureInterleaved(sides, options = {}) {
   const times = sides.map(() => []);
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => sides.length - 1 - i);
-    for (const i of order) times[i].push(await timeOnce(sides[i].call));
+    for (const i of order) {
+      for (let s = 0; s < o.settleRuns; s++) await sides[i].call();
+      times[i].push(await timeOnce(sides[i].call));
+    }
   }
   return Object.fromEntries(sides.map((side, i) => [side.name, { ...summarize(times[i]), warmup: warm[i].times.length }]));
 }

@@ -3,8 +3,8 @@
 // check its inputs are listed, run it and compare the outputs shown with
 // torch's (cases.json) and check the time profile; open a corrupt file and
 // check the error, then check the page still classifies drawings and opens
-// programs. Screenshots of every step
-// go to tests/artifacts/browser/ (01-... to 11-...).
+// programs; run a program on 2 threads. Screenshots of every step
+// go to tests/artifacts/browser/ (01-... to 12-...).
 //
 // Run: node --test tests/browser/   (needs /usr/bin/chromium and npm/node_modules)
 
@@ -188,12 +188,28 @@ describe('web demo', { timeout: 150_000 }, () => {
     await screenshot(page, '10-large-program-profile');
   });
 
+  it('runs a program on 2 threads (the page is cross-origin isolated) with torch\'s results', async () => {
+    assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), true);
+    const golden = await goldenCase(FIXTURE, EXAMPLE_CASE);
+    await page.selectOption('#threads', '2');
+    await page.click(`button.sample[data-sample="${FIXTURE}"]`);
+    await page.waitForSelector('#open-card[data-state="opened"]', { timeout: TIMEOUT });
+    assert.match(await page.locator('#program .facts').innerText(), /threads\s*2/);
+    await page.click('#run-example');
+    await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
+    const leaf = page.locator('#output-leaves li.leaf').first();
+    assertClose(shownValues(await leaf.locator('.leaf-values').innerText()), golden.expected.values.slice(0, 8), golden, 'output');
+    await page.locator('#program').scrollIntoViewIfNeeded();
+    await screenshot(page, '11-two-threads');
+    await page.selectOption('#threads', '1');
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.evaluate(() => window.scrollTo(0, 0));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
-    await screenshot(page, '11-phone');
+    await screenshot(page, '12-phone');
   });
 
   it('logged no errors in the browser', () => {

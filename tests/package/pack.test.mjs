@@ -44,13 +44,15 @@ function shOk(command, args, cwd) {
 }
 
 before(() => {
-  for (const file of ['pt2web.mjs', 'pt2web.wasm']) {
+  for (const file of ['pt2web.mjs', 'pt2web.wasm', 'pt2web-threads.mjs', 'pt2web-threads.wasm', 'pt2web-threads.worker.js']) {
     assert.ok(existsSync(join(NPM, 'dist', file)), `npm/dist/${file} is missing: build the wasm module first (scripts/build.sh)`);
   }
   work = mkdtempSync(join(tmpdir(), 'pt2web-pack-'));
   const [packed] = JSON.parse(shOk('npm', ['pack', '--json', '--pack-destination', work], NPM));
   const files = packed.files.map((f) => f.path);
-  for (const needed of ['package.json', 'index.d.ts', 'README.md', 'src/index.js', 'bin/pt2web.mjs', 'dist/pt2web.mjs', 'dist/pt2web.wasm']) {
+  for (const needed of ['package.json', 'index.d.ts', 'README.md', 'src/index.js', 'bin/pt2web.mjs', 'dist/pt2web.mjs',
+    'dist/pt2web.wasm', 'dist/pt2web-threads.mjs', 'dist/pt2web-threads.wasm', 'dist/pt2web-threads.worker.js',
+    'dist/package.json']) {
     assert.ok(files.includes(needed), `the tarball lacks ${needed} (has ${files.join(', ')})`);
   }
   assert.ok(!files.some((f) => f.startsWith('node_modules/') || f.includes('test')), `the tarball has extra files: ${files.join(', ')}`);
@@ -79,6 +81,9 @@ test('Node: the installed pt2web bin runs info and check', () => {
   const bin = join(project, 'node_modules', '.bin', 'pt2web');
   assert.match(shOk(bin, ['info', join('public', 'digits', 'model.pt2')], project), /dialect\s+TRAINING/);
   assert.match(shOk(bin, ['check', join('public', 'digits')], project), /^\d+ passed, 0 failed$/m);
+  // The threaded build from node_modules (its CommonJS worker script, the
+  // glue's Node globals) on 2 threads.
+  assert.match(shOk(bin, ['check', join('public', 'digits'), '--threads', '2'], project), /^\d+ passed, 0 failed$/m);
 });
 
 test('TypeScript: the usage file type-checks against the installed package', () => {
@@ -89,41 +94,65 @@ test('TypeScript: the usage file type-checks against the installed package', () 
   shOk(process.execPath, [npmRequire.resolve('typescript/bin/tsc'), '-p', project], project);
 });
 
-test('browser: a Vite production build runs in headless chromium', async () => {
-  assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set PT2WEB_CHROMIUM`);
-  const vite = join(npmRequire.resolve('vite/package.json'), '..', 'bin', 'vite.js');
-  const build = sh(process.execPath, [vite, 'build', '--logLevel', 'warn'], project);
-  assert.equal(build.status, 0, `vite build failed:\n${build.stdout}\n${build.stderr}`);
-  assert.equal(`${build.stdout}${build.stderr}`.trim(), '', 'the build should give no warnings');
-  const assets = readdirSync(join(project, 'dist', 'assets'));
-  const wasmAssets = assets.filter((f) => f.endsWith('.wasm'));
-  assert.equal(wasmAssets.length, 1, `Vite should copy pt2web.wasm into dist/assets once (assets: ${assets.join(', ')})`);
-
-  const { chromium } = npmRequire('playwright-core');
-  const server = await serveFolder(join(project, 'dist'));
+// Opens the built page at `query` on a server of dist/ and returns its result.
+async function runPage(context, query, { isolated }) {
+  const server = await serveFolder(join(project, 'dist'), { isolated });
   const problems = [];
-  let context;
+  const page = await context.newPage();
   try {
-    context = await chromium.launchPersistentContext(join(work, 'chromium-profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-    const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
-    await page.goto(server.url);
+    await page.goto(`${server.url}${query}`);
     await page.waitForFunction(() => window.pt2webResult !== undefined, null, { timeout: 60_000 });
     const result = await page.evaluate(() => window.pt2webResult);
     assert.equal(result.error, undefined, `the page failed: ${result.error}\n${problems.join('\n')}`);
     assert.ok(result.cases >= 5, JSON.stringify(result));
     assert.deepEqual(result.failures, []);
     assert.equal(result.passed, result.cases);
-    assert.ok(result.progressEvents >= 1 && result.lastProgress.loaded === result.lastProgress.total, JSON.stringify(result));
-    assert.ok(server.requested.includes(`/assets/${wasmAssets[0]}`), `the page should fetch the bundled .wasm; it requested ${server.requested.join(', ')}`);
-    assert.deepEqual(problems, [], `requests: ${server.requested.join(", ")}`);
+    assert.deepEqual(problems, [], `requests: ${server.requested.join(', ')}`);
+    return { result, requested: server.requested };
   } finally {
-    await context?.close();
+    await page.close();
     await server.close();
+  }
+}
+
+test('browser: a Vite production build runs in headless chromium, on one thread and on two', async () => {
+  assert.ok(existsSync(CHROMIUM), `no chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set PT2WEB_CHROMIUM`);
+  const vite = join(npmRequire.resolve('vite/package.json'), '..', 'bin', 'vite.js');
+  const build = sh(process.execPath, [vite, 'build', '--logLevel', 'warn'], project);
+  assert.equal(build.status, 0, `vite build failed:\n${build.stdout}\n${build.stderr}`);
+  assert.equal(`${build.stdout}${build.stderr}`.trim(), '', 'the build should give no warnings');
+  const assets = readdirSync(join(project, 'dist', 'assets'));
+  const single = assets.filter((f) => /^pt2web-[\w-]+\.wasm$/.test(f) && !f.startsWith('pt2web-threads'));
+  const threaded = ['pt2web-threads-', 'pt2web-threads.worker-'].map((prefix) => assets.find((f) => f.startsWith(prefix)));
+  assert.equal(single.length, 1, `Vite should copy pt2web.wasm into dist/assets once (assets: ${assets.join(', ')})`);
+  assert.ok(threaded.every(Boolean), `Vite should copy the threaded build's files (assets: ${assets.join(', ')})`);
+
+  const { chromium } = npmRequire('playwright-core');
+  const context = await chromium.launchPersistentContext(join(work, 'chromium-profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  try {
+    // Not isolated: threads are asked for but the page falls back to one.
+    const plain = await runPage(context, '?threads=2', { isolated: false });
+    assert.equal(plain.result.isolated, false);
+    assert.equal(plain.result.threads, 1);
+    const { lastProgress, progressEvents } = plain.result;
+    assert.ok(progressEvents >= 1 && lastProgress.loaded === lastProgress.total, JSON.stringify(plain.result));
+    assert.ok(plain.requested.includes(`/assets/${single[0]}`), `the page should fetch the bundled .wasm; it requested ${plain.requested.join(', ')}`);
+    assert.ok(!plain.requested.some((path) => path.includes('pt2web-threads')), `no threaded file should be fetched: ${plain.requested.join(', ')}`);
+
+    // Isolated: the threaded build, its worker script and glue from the bundle.
+    const isolated = await runPage(context, '?threads=2', { isolated: true });
+    assert.equal(isolated.result.isolated, true);
+    assert.equal(isolated.result.threads, 2);
+    for (const file of threaded) {
+      assert.ok(isolated.requested.includes(`/assets/${file}`), `the page should fetch ${file}; it requested ${isolated.requested.join(', ')}`);
+    }
+  } finally {
+    await context.close();
   }
 });

@@ -17,8 +17,17 @@ const TYPES = {
   '.css': 'text/css',
 };
 
-/** Starts serving root; resolves to {url, requested: string[], close()}. */
-export async function serveFolder(root) {
+// What makes a page cross-origin isolated (SharedArrayBuffer, wasm threads).
+const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
+
+/**
+ * Starts serving root (with the cross-origin isolation headers when
+ * `isolated`); resolves to {url, requested: string[], close()}.
+ */
+export async function serveFolder(root, { isolated = false } = {}) {
   const requested = [];
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
@@ -30,7 +39,11 @@ export async function serveFolder(root) {
     }
     try {
       const body = await readFile(file);
-      response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': body.length });
+      response.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-length': body.length,
+        ...(isolated ? ISOLATION_HEADERS : {}),
+      });
       response.end(body);
     } catch {
       response.writeHead(404).end('not found');

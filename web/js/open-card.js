@@ -32,6 +32,10 @@ export function setupOpenCard() {
   const runExample = byId('run-example');
   const runRandom = byId('run-random');
   const results = byId('results');
+  const threadsChoice = byId('threads');
+  if (globalThis.crossOriginIsolated !== true) {
+    byId('threads-note').textContent = 'this page is not cross-origin isolated, so programs run on 1 thread';
+  }
   const worker = new ProgramWorker(import.meta.resolve('pt2web'));
   let busy = false;
   let opened = null;
@@ -41,6 +45,7 @@ export function setupOpenCard() {
     card.classList.toggle('busy', value);
     for (const button of card.querySelectorAll('button.needs-idle')) button.disabled = value;
     input.disabled = value;
+    threadsChoice.disabled = value;
     drop.classList.toggle('disabled', value);
     runExample.disabled = value || !opened?.hasExample;
     runRandom.disabled = value || !opened;
@@ -84,9 +89,15 @@ export function setupOpenCard() {
     card.dataset.state = 'loading';
     try {
       showProgress({ stage: 'read', loaded: 0, total: source.size ?? 0 }, name);
-      const result = await worker.open(source, name, (message) => showProgress(message, name));
+      const threads = Number(threadsChoice.value);
+      const result = await worker.open(source, name, threads, (message) => showProgress(message, name));
       opened = { ...result, name };
-      replaceChildren(programBox, programView(result.description, { name, bytes: result.bytes, loadMs: result.loadMs }));
+      replaceChildren(programBox, programView(result.description, {
+        name,
+        bytes: result.bytes,
+        loadMs: result.loadMs,
+        threads: result.threads,
+      }));
       programBox.hidden = false;
       runBar.hidden = false;
       card.dataset.state = 'opened';

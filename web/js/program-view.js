@@ -79,7 +79,7 @@ function signatureTables(signature) {
 
 /**
  * @param {object} d the description
- * @param {{name: string, bytes?: number, loadMs?: number}} file
+ * @param {{name: string, bytes?: number, loadMs?: number, threads?: number}} file
  */
 export function programView(d, file) {
   const unsupported = d.operators.filter((op) => !op.supported).length;
@@ -99,6 +99,7 @@ export function programView(d, file) {
       fact('operators', operatorsText, { class: unsupported ? 'fact warn' : 'fact' }),
       fact('weights', weightsText(d.state)),
       file.loadMs !== undefined ? fact('prepared in', formatMs(file.loadMs)) : null,
+      file.threads !== undefined ? fact('threads', String(file.threads)) : null,
     ),
     h('h3', {}, 'Inputs'),
     d.inputs.length

@@ -42,7 +42,7 @@ function needPackage() {
   return pt2web;
 }
 
-async function open({ id, file, url, name }) {
+async function open({ id, file, url, name, threads = 1 }) {
   const { load, inspect } = needPackage();
   program?.dispose();
   program = null;
@@ -58,7 +58,7 @@ async function open({ id, file, url, name }) {
     reply(id, 'progress', { stage: done ? 'prepare' : 'read', loaded, total: total ?? 0 });
   };
   try {
-    program = await load(source, { label: name, onProgress });
+    program = await load(source, { label: name, onProgress, threads });
   } catch (error) {
     // Tell what can still be told: inspect() describes programs that load
     // but cannot run (unsupported operators); a corrupt file fails here too.
@@ -66,7 +66,13 @@ async function open({ id, file, url, name }) {
     throw error;
   }
   const loadMs = performance.now() - started;
-  return { description: program.description, bytes, loadMs, hasExample: program.exampleInputs() !== null };
+  return {
+    description: program.description,
+    bytes,
+    loadMs,
+    threads: program.threads,
+    hasExample: program.exampleInputs() !== null,
+  };
 }
 
 // The first run includes one-time set-up (kernels chosen and memory planned

@@ -23,10 +23,14 @@ export class ProgramWorker {
     this.packageUrl = packageUrl;
   }
 
-  /** Opens a File or a URL; onProgress({stage, loaded, total}). Resolves to the worker's open result. */
-  async open(source, name, onProgress) {
+  /**
+   * Opens a File or a URL to run on `threads` threads (one where the page is
+   * not cross-origin isolated); onProgress({stage, loaded, total}). Resolves
+   * to the worker's open result.
+   */
+  async open(source, name, threads, onProgress) {
     const body = source instanceof Blob ? { file: source } : { url: String(source) };
-    return this.#call({ type: 'open', name, ...body }, onProgress);
+    return this.#call({ type: 'open', name, threads, ...body }, onProgress);
   }
 
   /** Runs the open program: mode 'example' or 'random'. */

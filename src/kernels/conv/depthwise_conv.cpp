@@ -139,8 +139,9 @@ void depthwise_channels(const DepthwiseShape& s, const float* x, const float* w,
 
 void depthwise_conv2d_f32(const DepthwiseShape& s, const float* x, const float* w, const float* b, float* y) {
   const int64_t per_channel = s.out_h * s.out_w * s.kernel_h * s.kernel_w;
-  parallel::parallel_for(s.channels_in * s.multiplier, 1, parallel::min_items_for(per_channel),
-                         [&](int64_t oc0, int64_t oc1) { depthwise_channels(s, x, w, b, y, oc0, oc1); });
+  parallel::parallel_for(
+      s.channels_in * s.multiplier, 1, parallel::min_items_for(per_channel),
+      [&](int64_t oc0, int64_t oc1) { depthwise_channels(s, x, w, b, y, oc0, oc1); }, 4);
 }
 
 }  // namespace pt2web

@@ -48,8 +48,9 @@ void im2col_channels(const Im2colShape& s, const float* image, float* cols, int6
 
 void im2col_2d_f32(const Im2colShape& s, const float* image, float* cols) {
   const int64_t per_channel = s.kernel_h * s.kernel_w * s.out_h * s.out_w;
-  parallel::parallel_for(s.channels, 1, parallel::min_items_for(per_channel),
-                         [&](int64_t c0, int64_t c1) { im2col_channels(s, image, cols, c0, c1); });
+  parallel::parallel_for(
+      s.channels, 1, parallel::min_items_for(per_channel),
+      [&](int64_t c0, int64_t c1) { im2col_channels(s, image, cols, c0, c1); }, 4);
 }
 
 }  // namespace pt2web

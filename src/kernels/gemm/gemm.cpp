@@ -81,11 +81,15 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, flo
 void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
                            bool accumulate, GemmBias bias) {
   if (N >= M) {
-    parallel::parallel_for(N, kTileCols, parallel::min_items_for(M * K), [&](int64_t j0, int64_t j1) {
-      const MatrixF32 b{B.data + j0 * B.col_stride, B.row_stride, B.col_stride};
-      gemm_blocked(M, j1 - j0, K, A, b, C + j0, ldc, accumulate,
-                   GemmBias{bias.rows, bias.cols ? bias.cols + j0 : nullptr});
-    });
+    // Column parts share nothing, so there are several per thread.
+    parallel::parallel_for(
+        N, kTileCols, parallel::min_items_for(M * K),
+        [&](int64_t j0, int64_t j1) {
+          const MatrixF32 b{B.data + j0 * B.col_stride, B.row_stride, B.col_stride};
+          gemm_blocked(M, j1 - j0, K, A, b, C + j0, ldc, accumulate,
+                       GemmBias{bias.rows, bias.cols ? bias.cols + j0 : nullptr});
+        },
+        4);
   } else {
     parallel::parallel_for(M, kTileRows, parallel::min_items_for(N * K), [&](int64_t i0, int64_t i1) {
       const MatrixF32 a{A.data + i0 * A.row_stride, A.row_stride, A.col_stride};
@@ -98,10 +102,13 @@ void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF
 // y[N] (+)= x[K] * B[K, N], split by columns across threads.
 void gemv_parallel(int64_t N, int64_t K, const float* x, int64_t x_stride, MatrixF32 B, float* y, int64_t y_stride,
                    bool accumulate) {
-  parallel::parallel_for(N, kTileCols, parallel::min_items_for(K), [&](int64_t j0, int64_t j1) {
-    const MatrixF32 b{B.data + j0 * B.col_stride, B.row_stride, B.col_stride};
-    gemv_f32(j1 - j0, K, x, x_stride, b, y + j0 * y_stride, y_stride, accumulate);
-  });
+  parallel::parallel_for(
+      N, kTileCols, parallel::min_items_for(K),
+      [&](int64_t j0, int64_t j1) {
+        const MatrixF32 b{B.data + j0 * B.col_stride, B.row_stride, B.col_stride};
+        gemv_f32(j1 - j0, K, x, x_stride, b, y + j0 * y_stride, y_stride, accumulate);
+      },
+      4);
 }
 
 }  // namespace

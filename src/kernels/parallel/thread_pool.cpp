@@ -6,6 +6,7 @@
 #if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
 #define PT2WEB_HAS_THREADS 1
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -76,6 +77,14 @@ class Pool {
 
   int threads() const { return threads_.load(std::memory_order_relaxed); }
 
+  // Gets sleeping workers polling again, ahead of parallel work.
+  void wake() {
+    if (sleepers_.load() == 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    alarms_.fetch_add(1);
+    wake_.notify_all();
+  }
+
   void set_threads(int threads) {
     std::lock_guard<std::mutex> lock(run_mutex_);
     threads = std::min(threads, kMaxThreads);
@@ -101,6 +110,7 @@ class Pool {
     job.task = task;
     job.context = context;
     current_.store(&job);
+    published_id_.store(job.id);
     if (sleepers_.load() > 0) {
       std::lock_guard<std::mutex> lock(mutex_);
       wake_.notify_all();
@@ -109,6 +119,7 @@ class Pool {
     while (job.done.load(std::memory_order_acquire) < tasks) {
     }
     // Unpublish, then wait until no worker can still be reading the job.
+    published_id_.store(0);
     current_.store(nullptr);
     while (entering_.load() != 0) {
     }
@@ -116,24 +127,35 @@ class Pool {
   }
 
  private:
+  // Polled without entering: reads only the published id, never the job.
   bool has_new_job(uint64_t seen) const {
-    const Job* job = current_.load();
-    return job != nullptr && job->id != seen;
+    const uint64_t id = published_id_.load();
+    return id != 0 && id != seen;
+  }
+
+  // Polls for a new job for up to kSpinTime; true when one came.
+  bool spin_for_job(uint64_t seen) const {
+    const auto until = std::chrono::steady_clock::now() + kSpinTime;
+    for (;;) {
+      for (int poll = 0; poll < 1024; ++poll)
+        if (has_new_job(seen)) return true;
+      if (std::chrono::steady_clock::now() > until) return false;
+    }
   }
 
   void worker_loop(int index) {
     uint64_t seen = 0;
+    uint64_t alarms_seen = alarms_.load();
     for (;;) {
-      for (int spin = 0; spin < kSpins && !has_new_job(seen); ++spin) {
-      }
-      if (!has_new_job(seen)) {
+      if (!spin_for_job(seen)) {
         std::unique_lock<std::mutex> lock(mutex_);
         sleepers_.fetch_add(1);
-        wake_.wait(lock, [&] { return stopping_ || has_new_job(seen); });
+        wake_.wait(lock, [&] { return stopping_ || has_new_job(seen) || alarms_.load() != alarms_seen; });
         sleepers_.fetch_sub(1);
+        alarms_seen = alarms_.load();
         if (stopping_) return;
       }
-      seen = join(index, seen);
+      if (has_new_job(seen)) seen = join(index, seen);
     }
   }
 
@@ -150,13 +172,17 @@ class Pool {
     return seen;
   }
 
-  static constexpr int kSpins = 1 << 16;
+  // How long an idle worker polls before it sleeps: long enough to bridge
+  // the serial work between two parallel kernels of one run.
+  static constexpr std::chrono::microseconds kSpinTime{2000};
 
   std::vector<std::thread> workers_;
   std::atomic<int> threads_{1};
   std::atomic<Job*> current_{nullptr};
+  std::atomic<uint64_t> published_id_{0};  // the current job's id, 0 when none
   std::atomic<int> entering_{0};
   std::atomic<int> sleepers_{0};
+  std::atomic<uint64_t> alarms_{0};  // bumped by wake() to get sleepers spinning
   uint64_t last_id_ = 0;
   std::mutex run_mutex_;  // held by the thread running a job, and by set_threads
   std::mutex mutex_;      // guards sleeping and stopping_
@@ -180,6 +206,10 @@ void set_thread_count(int threads) {
   pool().set_threads(threads);
 }
 
+void wake_workers() {
+  if (thread_count() > 1) pool().wake();
+}
+
 void run_task_function(int64_t tasks, void (*task)(void*, int64_t), void* context) {
   if (tasks <= 0) return;
   if (tasks == 1 || inside_task || thread_count() == 1) {
@@ -196,6 +226,8 @@ bool threads_supported() { return false; }
 int thread_count() { return 1; }
 
 void set_thread_count(int threads) { check_count(threads); }
+
+void wake_workers() {}
 
 void run_task_function(int64_t tasks, void (*task)(void*, int64_t), void* context) {
   for (int64_t i = 0; i < tasks; ++i) task(context, i);

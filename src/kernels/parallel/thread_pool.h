@@ -31,6 +31,11 @@ bool threads_supported();
 int thread_count();
 void set_thread_count(int threads);
 
+// Tells sleeping workers that parallel work is coming (a run is starting),
+// so that they are awake and polling by the time it does: a sleeping thread
+// can take milliseconds to be scheduled again. Cheap when nobody sleeps.
+void wake_workers();
+
 // The type-erased form of run_tasks.
 void run_task_function(int64_t tasks, void (*task)(void* context, int64_t index), void* context);
 
@@ -41,13 +46,20 @@ void run_tasks(int64_t tasks, Task&& task) {
       static_cast<void*>(&task));
 }
 
-// Calls body(begin, end) on disjoint ranges covering [0, n): at most one range
-// per thread, each at least min_items long and a multiple of `align` except
-// the last. One range (the whole) when that leaves a single part.
+// Calls body(begin, end) on disjoint ranges covering [0, n): at most
+// parts_per_thread ranges per thread, each at least min_items long and a
+// multiple of `align` except the last. One range (the whole) when that leaves
+// a single part. More parts than threads balance the load when a thread is
+// late or shares its core, at the cost of more calls of body.
 template <class Body>
-void parallel_for(int64_t n, int64_t align, int64_t min_items, Body&& body) {
+void parallel_for(int64_t n, int64_t align, int64_t min_items, Body&& body, int parts_per_thread = 1) {
+  const int threads = thread_count();
+  if (threads == 1) {
+    if (n > 0) body(int64_t{0}, n);
+    return;
+  }
   const int64_t by_size = n / std::max<int64_t>(min_items, 1);
-  const int64_t parts = std::min<int64_t>(thread_count(), by_size);
+  const int64_t parts = std::min<int64_t>(int64_t{threads} * parts_per_thread, by_size);
   if (parts <= 1) {
     if (n > 0) body(int64_t{0}, n);
     return;
@@ -71,9 +83,12 @@ inline int64_t min_items_for(int64_t work_per_item) {
 // are worth it (see min_items_for).
 template <class Item>
 void for_each_index(int64_t n, int64_t work_per_item, Item&& item) {
-  parallel_for(n, 1, min_items_for(work_per_item), [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) item(i);
-  });
+  parallel_for(
+      n, 1, min_items_for(work_per_item),
+      [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) item(i);
+      },
+      4);
 }
 
 // While alive, parallel work uses `threads` threads; restores the previous count.
