@@ -6,5 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-if [ ! -f npm/dist/pt2web.wasm ]; then bash scripts/build.sh; fi
+if [ ! -f npm/dist/pt2web.wasm ] || [ ! -f npm/dist/pt2web-threads.wasm ]; then bash scripts/build.sh; fi
 node tests/bench/run.mjs "$@"

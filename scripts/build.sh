@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds pt2web twice: natively (build/native: core, Catch2 tests, tools) and
-# with Emscripten (build/wasm: the same tests for node, and the npm module
-# written to npm/dist/pt2web.mjs + pt2web.wasm).
+# with Emscripten (build/wasm: the same tests for node, and the npm modules
+# written to npm/dist: pt2web.mjs + pt2web.wasm, and the threaded
+# pt2web-threads.mjs + .wasm + .worker.js).
 #
 # Environment: PT2WEB_NATIVE_BUILD / PT2WEB_WASM_BUILD choose other build
 # folders, PT2WEB_JOBS the parallelism (default 2).

@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -f npm/dist/pt2web.wasm ] || [ ! -f npm/dist/pt2web.mjs ]; then
-  echo "serve-demo: npm/dist/pt2web.wasm is missing; building it (a few minutes)"
+if [ ! -f npm/dist/pt2web.wasm ] || [ ! -f npm/dist/pt2web.mjs ] || [ ! -f npm/dist/pt2web-threads.wasm ]; then
+  echo "serve-demo: the wasm modules in npm/dist are missing; building them (a few minutes)"
   bash scripts/install-deps.sh
   bash scripts/build.sh
 elif ! command -v node >/dev/null; then

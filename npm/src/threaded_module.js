@@ -11,7 +11,10 @@
 // and its worker script are told every location explicitly, because the glue
 // is built without import.meta (so that bundlers leave its worker alone):
 //   - mainScriptUrlOrBlob: what each Web Worker imports to start a thread;
-//   - locateFile: where the worker script is;
+//   - locateFile: where the worker script is. In browsers it is fetched and
+//     started from a blob: URL of the page's origin: a bundler may have
+//     inlined the small file as a data: URL (Vite does below 4 KiB), and a
+//     worker started from that would have an opaque origin;
 //   - the .wasm: bytes in Node, fetched and compiled here in browsers (the
 //     compiled module is then posted to the workers).
 // In Node the glue's environment code is CommonJS (require, __dirname) and
@@ -86,6 +89,17 @@ async function fetchCompiled(imports) {
   return WebAssembly.instantiate(await response.arrayBuffer(), imports);
 }
 
+// The worker script as a blob: URL (see the header).
+async function workerBlobUrl() {
+  try {
+    const response = await fetch(WORKER_URL, { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+    return URL.createObjectURL(new Blob([await response.text()], { type: 'text/javascript' }));
+  } catch (cause) {
+    throw loadError(WORKER_URL.href, cause);
+  }
+}
+
 async function instantiate(workers) {
   let factory;
   try {
@@ -109,7 +123,8 @@ async function instantiate(workers) {
     }
     withGlobals = await nodeGlobals();
   } else {
-    settings.locateFile = (name) => new URL(name, WORKER_URL).href;
+    const workerUrl = await workerBlobUrl();
+    settings.locateFile = (name) => (name.endsWith('.worker.js') ? workerUrl : new URL(name, GLUE_URL).href);
   }
   const module = await new Promise((resolve, reject) => {
     const fail = (cause) => reject(cause instanceof BadFileError ? cause : loadError(WASM_URL.href, cause));

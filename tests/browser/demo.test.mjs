@@ -194,7 +194,7 @@ describe('web demo', { timeout: 150_000 }, () => {
     await page.selectOption('#threads', '2');
     await page.click(`button.sample[data-sample="${FIXTURE}"]`);
     await page.waitForSelector('#open-card[data-state="opened"]', { timeout: TIMEOUT });
-    assert.match(await page.locator('#program .facts').innerText(), /threads\s*2/);
+    assert.match(await page.locator('#program .facts').innerText(), /threads\s*2/i);
     await page.click('#run-example');
     await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
     const leaf = page.locator('#output-leaves li.leaf').first();

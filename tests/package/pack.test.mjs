@@ -125,7 +125,8 @@ test('browser: a Vite production build runs in headless chromium, on one thread 
   assert.equal(`${build.stdout}${build.stderr}`.trim(), '', 'the build should give no warnings');
   const assets = readdirSync(join(project, 'dist', 'assets'));
   const single = assets.filter((f) => /^pt2web-[\w-]+\.wasm$/.test(f) && !f.startsWith('pt2web-threads'));
-  const threaded = ['pt2web-threads-', 'pt2web-threads.worker-'].map((prefix) => assets.find((f) => f.startsWith(prefix)));
+  // The threaded glue and wasm; Vite inlines the small worker script as a data: URL.
+  const threaded = [/^pt2web-threads-[\w-]+\.mjs$/, /^pt2web-threads-[\w-]+\.wasm$/].map((pattern) => assets.find((f) => pattern.test(f)));
   assert.equal(single.length, 1, `Vite should copy pt2web.wasm into dist/assets once (assets: ${assets.join(', ')})`);
   assert.ok(threaded.every(Boolean), `Vite should copy the threaded build's files (assets: ${assets.join(', ')})`);
 
@@ -145,7 +146,7 @@ test('browser: a Vite production build runs in headless chromium, on one thread 
     assert.ok(plain.requested.includes(`/assets/${single[0]}`), `the page should fetch the bundled .wasm; it requested ${plain.requested.join(', ')}`);
     assert.ok(!plain.requested.some((path) => path.includes('pt2web-threads')), `no threaded file should be fetched: ${plain.requested.join(', ')}`);
 
-    // Isolated: the threaded build, its worker script and glue from the bundle.
+    // Isolated: the threaded build (glue, wasm, worker script) from the bundle.
     const isolated = await runPage(context, '?threads=2', { isolated: true });
     assert.equal(isolated.result.isolated, true);
     assert.equal(isolated.result.threads, 2);
