@@ -54,20 +54,27 @@ function instantiate(where, { wasmBinary, obtainInstance }) {
   });
 }
 
-// Fetches and instantiates, compiling while downloading where the server
-// sends the right content type.
-async function fetchInstance(url, imports) {
+/**
+ * Fetches and instantiates a .wasm, compiling while downloading where the
+ * server sends the right content type. Resolves to {instance, module};
+ * a failed fetch rejects with makeError(url.href, cause).
+ */
+export async function fetchAndInstantiate(url, imports, makeError) {
   let response;
   try {
     response = await fetch(url, { credentials: 'same-origin' });
   } catch (cause) {
-    throw wasmError(url.href, cause);
+    throw makeError(url.href, cause);
   }
-  if (!response.ok) throw wasmError(url.href, `HTTP ${response.status} ${response.statusText}`.trim());
+  if (!response.ok) throw makeError(url.href, `HTTP ${response.status} ${response.statusText}`.trim());
   const streamable = typeof WebAssembly.instantiateStreaming === 'function' &&
     (response.headers.get('content-type') ?? '').startsWith('application/wasm');
-  if (streamable) return (await WebAssembly.instantiateStreaming(response, imports)).instance;
-  return (await WebAssembly.instantiate(await response.arrayBuffer(), imports)).instance;
+  if (streamable) return WebAssembly.instantiateStreaming(response, imports);
+  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+
+async function fetchInstance(url, imports) {
+  return (await fetchAndInstantiate(url, imports, wasmError)).instance;
 }
 
 async function fromUrl(url) {

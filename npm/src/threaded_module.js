@@ -26,6 +26,7 @@
 // naming it; a failed attempt is forgotten so the next call retries.
 
 import { BadFileError } from './errors.js';
+import { fetchAndInstantiate } from './module.js';
 import { isNode, readLocalFile } from './platform.js';
 
 const GLUE_URL = new URL('../dist/pt2web-threads.mjs', import.meta.url);
@@ -75,20 +76,6 @@ async function nodeGlobals() {
   };
 }
 
-async function fetchCompiled(imports) {
-  let response;
-  try {
-    response = await fetch(WASM_URL, { credentials: 'same-origin' });
-  } catch (cause) {
-    throw loadError(WASM_URL.href, cause);
-  }
-  if (!response.ok) throw loadError(WASM_URL.href, `HTTP ${response.status} ${response.statusText}`.trim());
-  const streamable = typeof WebAssembly.instantiateStreaming === 'function' &&
-    (response.headers.get('content-type') ?? '').startsWith('application/wasm');
-  if (streamable) return WebAssembly.instantiateStreaming(response, imports);
-  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
-}
-
 // The worker script as a blob: URL (see the header).
 async function workerBlobUrl() {
   try {
@@ -130,7 +117,7 @@ async function instantiate(workers) {
     const fail = (cause) => reject(cause instanceof BadFileError ? cause : loadError(WASM_URL.href, cause));
     if (!isNode) {
       settings.instantiateWasm = (imports, receiveInstance) => {
-        fetchCompiled(imports).then(({ instance, module }) => receiveInstance(instance, module), fail);
+        fetchAndInstantiate(WASM_URL, imports, loadError).then(({ instance, module }) => receiveInstance(instance, module), fail);
         return {};
       };
     }

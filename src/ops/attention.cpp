@@ -65,38 +65,37 @@ Tensor additive_mask(const Tensor& mask, const Shape& score_shape, DType compute
   return unary_map(expanded, DType::Bool, compute, [neg_inf](bool keep) { return keep ? M(0) : neg_inf; });
 }
 
-// In place: each row of scores [rows, S] becomes its softmax and lse[row]
-// its logsumexp. Rows that are entirely -inf become zeros (logsumexp 0).
+// In place: the row x[S] becomes its softmax; returns its logsumexp. A row
+// that is entirely -inf becomes zeros (logsumexp 0).
+template <typename M>
+M safe_softmax_row(M* x, int64_t S) {
+  const M neg_inf = -std::numeric_limits<M>::infinity();
+  M max = neg_inf;
+  bool all_masked = true;
+  for (int64_t j = 0; j < S; ++j) {
+    if (x[j] > max) max = x[j];
+    if (!(x[j] == neg_inf)) all_masked = false;
+  }
+  if (all_masked) {
+    for (int64_t j = 0; j < S; ++j) x[j] = M(0);
+    return M(0);
+  }
+  // A NaN score (or +inf, through inf - inf) turns the whole row NaN, as in torch.
+  if constexpr (std::is_same<M, float>::value) return softmax_f32(x, x, S);
+  M sum = M(0);
+  for (int64_t j = 0; j < S; ++j) {
+    x[j] = std::exp(x[j] - max);
+    sum += x[j];
+  }
+  const M inv = M(1) / sum;
+  for (int64_t j = 0; j < S; ++j) x[j] *= inv;
+  return max + std::log(sum);
+}
+
+// Every row of scores [rows, S], split across threads; lse[row] gets its logsumexp.
 template <typename M>
 void safe_softmax_rows(M* scores, M* lse, int64_t rows, int64_t S) {
-  const M neg_inf = -std::numeric_limits<M>::infinity();
-  for (int64_t r = 0; r < rows; ++r) {
-    M* x = scores + r * S;
-    M max = neg_inf;
-    bool all_masked = true;
-    for (int64_t j = 0; j < S; ++j) {
-      if (x[j] > max) max = x[j];
-      if (!(x[j] == neg_inf)) all_masked = false;
-    }
-    if (all_masked) {
-      for (int64_t j = 0; j < S; ++j) x[j] = M(0);
-      lse[r] = M(0);
-      continue;
-    }
-    // A NaN score (or +inf, through inf - inf) turns the whole row NaN, as in torch.
-    if constexpr (std::is_same<M, float>::value) {
-      lse[r] = softmax_f32(x, x, S);
-      continue;
-    }
-    M sum = M(0);
-    for (int64_t j = 0; j < S; ++j) {
-      x[j] = std::exp(x[j] - max);
-      sum += x[j];
-    }
-    const M inv = M(1) / sum;
-    for (int64_t j = 0; j < S; ++j) x[j] *= inv;
-    lse[r] = max + std::log(sum);
-  }
+  parallel::for_each_index(rows, 16 * S, [&](int64_t r) { lse[r] = safe_softmax_row(scores + r * S, S); });
 }
 
 template <typename M>

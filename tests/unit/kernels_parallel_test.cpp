@@ -1,8 +1,9 @@
 // The kernels' thread pool, and the kernels that split work across it: every
 // task runs exactly once, errors reach the caller and leave the pool usable,
-// and GEMM, GEMV, depthwise convolution and im2col give bit-identical results
-// with 1, 2 and 3 threads (each output element is computed by one thread in
-// the same order). Wasm builds without threads check the serial fallback.
+// and GEMM, GEMV, depthwise convolution, im2col and the array functions give
+// bit-identical results with 1, 2 and 3 threads (each output element is
+// computed by one thread in the same order). Wasm builds without threads
+// check the serial fallback.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -13,6 +14,7 @@
 #include "kernels/conv/depthwise_conv.h"
 #include "kernels/conv/im2col.h"
 #include "kernels/gemm/gemm.h"
+#include "kernels/math/array_math.h"
 #include "kernels/parallel/thread_pool.h"
 
 using namespace pt2web;
@@ -152,5 +154,19 @@ TEST_CASE("depthwise convolution and im2col give the same bits on several thread
     std::vector<float> cols(static_cast<size_t>(s.channels * 9 * s.out_h * s.out_w), -1.0f);
     im2col_2d_f32(s, image.data(), cols.data());
     return cols;
+  });
+}
+
+TEST_CASE("the array functions give the same bits on several threads", "[kernels][parallel][math]") {
+  const std::vector<float> x = wave(100003, 0.01f);
+  check_same_with_threads(2, [&] {
+    std::vector<float> y(x.size());
+    gelu_erf_f32(x.data(), y.data(), static_cast<int64_t>(x.size()));
+    return y;
+  });
+  check_same_with_threads(3, [&] {
+    std::vector<float> y = x;
+    clamp_f32(y.data(), y.data(), static_cast<int64_t>(y.size()), -0.5f, 0.25f);
+    return y;
   });
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/math/vec4_math.h"
+#include "kernels/parallel/thread_pool.h"
 
 namespace pt2web {
 
@@ -12,7 +13,7 @@ namespace {
 using simd::Vec4;
 
 template <typename F>
-void map4(const float* in, float* out, int64_t n, F f) {
+void map4_serial(const float* in, float* out, int64_t n, F f) {
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) simd::store4(out + i, f(simd::load4(in + i)));
   if (i == n) return;
@@ -20,6 +21,15 @@ void map4(const float* in, float* out, int64_t n, F f) {
   std::copy(in + i, in + n, lanes);
   simd::store4(lanes, f(simd::load4(lanes)));
   std::copy(lanes, lanes + (n - i), out + i);
+}
+
+// Split across threads in parts of whole vectors, so every element is
+// computed as on one thread. `cost`: rough operations per element.
+template <typename F>
+void map4(const float* in, float* out, int64_t n, F f, int64_t cost = 32) {
+  parallel::parallel_for(
+      n, 4, parallel::min_items_for(cost),
+      [&](int64_t begin, int64_t end) { map4_serial(in + begin, out + begin, end - begin, f); }, 2);
 }
 
 }  // namespace
@@ -47,10 +57,13 @@ void gelu_tanh_f32(const float* in, float* out, int64_t n) {
 
 void clamp_f32(const float* in, float* out, int64_t n, float lo, float hi) {
   const Vec4 low = simd::splat4(lo), high = simd::splat4(hi);
-  map4(in, out, n, [low, high](Vec4 x) {
-    const Vec4 raised = simd::select4(x < low, low, x);
-    return simd::select4(high < raised, high, raised);
-  });
+  map4(
+      in, out, n,
+      [low, high](Vec4 x) {
+        const Vec4 raised = simd::select4(x < low, low, x);
+        return simd::select4(high < raised, high, raised);
+      },
+      2);
 }
 
 float softmax_f32(const float* in, float* out, int64_t n) {
