@@ -66,6 +66,15 @@ void clamp_f32(const float* in, float* out, int64_t n, float lo, float hi) {
       2);
 }
 
+void scale_shift_clamp_f32(const float* in, float* out, int64_t n, float scale, float shift, float lo, float hi) {
+  const Vec4 a = simd::splat4(scale), b = simd::splat4(shift), low = simd::splat4(lo), high = simd::splat4(hi);
+  map4_serial(in, out, n, [=](Vec4 x) {
+    const Vec4 y = x * a + b;
+    const Vec4 raised = simd::select4(y < low, low, y);
+    return simd::select4(high < raised, high, raised);
+  });
+}
+
 float softmax_f32(const float* in, float* out, int64_t n) {
   float max = in[0];
   for (int64_t i = 1; i < n; ++i) max = (in[i] > max || std::isnan(in[i])) ? in[i] : max;

@@ -20,6 +20,10 @@ void gelu_tanh_f32(const float* in, float* out, int64_t n);
 // out = min(max(in, lo), hi); NaN stays NaN (torch's clamp).
 void clamp_f32(const float* in, float* out, int64_t n, float lo, float hi);
 
+// out = clamp(in * scale + shift, lo, hi) (an affine map, such as an
+// eval-mode batch norm of one channel, then a clamp); on one thread.
+void scale_shift_clamp_f32(const float* in, float* out, int64_t n, float scale, float shift, float lo, float hi);
+
 // out = softmax(in) over n > 0 elements; returns log(sum(exp(in))). A row
 // with a NaN gives NaNs; an all -inf row gives NaNs (callers that want
 // zeros check for it first, as torch's safe softmax does).
