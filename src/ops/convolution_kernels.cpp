@@ -4,6 +4,7 @@
 #include "ops/convolution.h"
 
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -54,6 +55,12 @@ void gemm(int64_t M, int64_t N, int64_t K, const double* A, int64_t lda, const d
       for (int64_t j = 0; j < N; ++j) c[j] += a * b[j];
     }
   }
+}
+
+// A scratch array of n elements, left uninitialized.
+template <typename T>
+std::unique_ptr<T[]> uninitialized(int64_t n) {
+  return std::unique_ptr<T[]>(new T[static_cast<size_t>(n)]);
 }
 
 // Walks every (column row, grid position) pair of the im2col matrix: the
@@ -172,22 +179,24 @@ template <typename T>
 void conv_forward_batched(const ConvShape& s, const T* x, const T* w, const T* b, T* y) {
   const int64_t in_plane = volume(s.input), out_plane = volume(s.output), rows = s.in_channels * volume(s.kernel);
   const int64_t width = s.batch * out_plane;
-  std::vector<T> image_cols(static_cast<size_t>(rows * out_plane));
-  std::vector<T> cols(static_cast<size_t>(rows * width)), product(static_cast<size_t>(s.out_channels * width));
+  // Every element of the three buffers is written before it is read, so
+  // they are left uninitialized (no zero-filling pass).
+  auto image_cols = uninitialized<T>(rows * out_plane);
+  auto cols = uninitialized<T>(rows * width), product = uninitialized<T>(s.out_channels * width);
   for (int64_t n = 0; n < s.batch; ++n) {
     const T* xn = x + n * s.in_channels * in_plane;
     const T* source = xn;
     if (!is_pointwise(s)) {
-      im2col(xn, s.in_channels, s, s.output, image_cols.data());
-      source = image_cols.data();
+      im2col(xn, s.in_channels, s, s.output, image_cols.get());
+      source = image_cols.get();
     }
     for (int64_t r = 0; r < rows; ++r)
-      std::copy(source + r * out_plane, source + (r + 1) * out_plane, cols.data() + r * width + n * out_plane);
+      std::copy(source + r * out_plane, source + (r + 1) * out_plane, cols.get() + r * width + n * out_plane);
   }
-  gemm_rows_bias(s.out_channels, width, rows, w, rows, cols.data(), width, product.data(), width, b);
+  gemm_rows_bias(s.out_channels, width, rows, w, rows, cols.get(), width, product.get(), width, b);
   for (int64_t n = 0; n < s.batch; ++n)
     for (int64_t co = 0; co < s.out_channels; ++co)
-      std::copy(product.data() + co * width + n * out_plane, product.data() + co * width + (n + 1) * out_plane,
+      std::copy(product.get() + co * width + n * out_plane, product.get() + co * width + (n + 1) * out_plane,
                 y + (n * s.out_channels + co) * out_plane);
 }
 
@@ -199,14 +208,14 @@ void conv_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) 
   if (s.groups == 1 && s.batch > 1 && out_plane < kBatchedPlaneLimit) return conv_forward_batched(s, x, w, b, y);
   // A 1x1 kernel with unit stride and no padding needs no im2col: the input is the column matrix.
   const bool pointwise = is_pointwise(s);
-  std::vector<T> cols(pointwise ? 0 : static_cast<size_t>(s.in_channels * K * out_plane));
+  auto cols = uninitialized<T>(pointwise ? 0 : s.in_channels * K * out_plane);  // im2col writes all of it
   for (int64_t n = 0; n < s.batch; ++n) {
     const T* xn = x + n * s.in_channels * in_plane;
     T* yn = y + n * s.out_channels * out_plane;
     const T* col_data = xn;
     if (!pointwise) {
-      im2col(xn, s.in_channels, s, s.output, cols.data());
-      col_data = cols.data();
+      im2col(xn, s.in_channels, s, s.output, cols.get());
+      col_data = cols.get();
     }
     for (int64_t g = 0; g < s.groups; ++g)
       gemm_rows_bias(cout_g, out_plane, cin_g * K, w + g * cout_g * cin_g * K, cin_g * K,

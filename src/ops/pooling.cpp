@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/pool/max_pool2d.h"
 #include "ops/families.h"
 #include "ops/op_utils.h"
 
@@ -299,11 +300,38 @@ void run_max_pool(OpCall& c, const Tensor& input, int64_t rank, const Windows& w
 }
 
 // max_poolNd[_with_indices](self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)
+// The 2-d float32 values-only case whose windows all lie inside the input
+// (kernels/pool/max_pool2d.h); false when it does not apply.
+bool try_max_pool2d_f32(OpCall& c, const Tensor& input, const PoolGeometry& g) {
+  if (input.dtype() != DType::Float32) return false;
+  for (int i = 0; i < 2; ++i)
+    if (g.padding[i] != 0 || g.dilation[i] != 1) return false;
+  MaxPool2dShape s;
+  s.planes = plane_count(input, 2);
+  s.in_h = input.size(-2);
+  s.in_w = input.size(-1);
+  s.out_h = g.out[0];
+  s.out_w = g.out[1];
+  s.kernel_h = g.kernel[0];
+  s.kernel_w = g.kernel[1];
+  s.stride_h = g.stride[0];
+  s.stride_w = g.stride[1];
+  if (!max_pool2d_windows_inside(s)) return false;
+  Tensor x = input.contiguous();
+  Tensor values = Tensor::empty(DType::Float32, with_spatial(input, 2, g.out));
+  max_pool2d_f32(s, x.data<float>(), values.data<float>());
+  c.push(values);
+  return true;
+}
+
 template <int Rank, bool WithIndices>
 void max_pool_op(OpCall& c) {
   const Tensor& input = c.tensor(0);
   const bool ceil_mode = c.bool_arg(5);
   PoolGeometry g = pool_geometry(c, input, Rank, 1, 2, 3, 4, ceil_mode);
+  if constexpr (Rank == 2 && !WithIndices) {
+    if (try_max_pool2d_f32(c, input, g)) return;
+  }
   const Dims3 isz = input_dims3(input, Rank);
   const Dims3 k = to_dims3(g.kernel, 1), s = to_dims3(g.stride, 1), p = to_dims3(g.padding, 0),
               d = to_dims3(g.dilation, 1), o = to_dims3(g.out, 1);
