@@ -135,9 +135,13 @@ function keepWorkersQuiet(module, withGlobals) {
     for (const worker of [...threads.unusedWorkers, ...threads.runningWorkers]) worker.unref?.();
   };
   const allocate = threads.allocateUnusedWorker.bind(threads);
-  threads.allocateUnusedWorker = () => {
-    withGlobals(allocate);
+  threads.allocateUnusedWorker = () => withGlobals(allocate);
+  // Listening to a worker's messages refs it again, so unref after that.
+  const loadWorker = threads.loadWasmModuleToWorker.bind(threads);
+  threads.loadWasmModuleToWorker = (...args) => {
+    const result = loadWorker(...args);
     unrefAll();
+    return result;
   };
   unrefAll();
 }

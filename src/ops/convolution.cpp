@@ -162,7 +162,7 @@ Tensor convolution(const OpCall& c, const Tensor& input, const Tensor& weight, c
   const DType compute = dtype == DType::Float64 ? DType::Float64 : DType::Float32;
   Tensor x = input.to(compute), w = weight.to(compute);
   Tensor b = bias.defined() ? bias.to(compute) : Tensor();
-  Tensor y = Tensor::empty(compute, out_shape);
+  Tensor y = Tensor::uninitialized(compute, out_shape);  // every path below writes all of it
   auto run = [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* bp = b.defined() ? b.data<T>() : nullptr;

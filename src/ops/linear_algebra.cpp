@@ -100,7 +100,7 @@ void matmul_2d_into(const Tensor& a, const Tensor& b, Tensor& out) {
 // [M,K] x [K,N] -> [M,N] (2-D tensors of one dtype; any strides).
 Tensor matmul_2d(const Tensor& a, const Tensor& b) {
   check_inner_sizes(a, b);
-  Tensor out = Tensor::empty(a.dtype(), {a.size(0), b.size(1)});
+  Tensor out = Tensor::uninitialized(a.dtype(), {a.size(0), b.size(1)});  // matmul_2d_into writes all of it
   matmul_2d_into(a, b, out);
   return out;
 }
@@ -114,7 +114,7 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b) {
   Shape out_shape = batch;
   out_shape.push_back(M);
   out_shape.push_back(N);
-  Tensor out = Tensor::empty(a.dtype(), out_shape);
+  Tensor out = Tensor::uninitialized(a.dtype(), out_shape);  // every batch entry's product is written
   Shape a_full = batch, b_full = batch;
   a_full.insert(a_full.end(), a.sizes().end() - 2, a.sizes().end());
   b_full.insert(b_full.end(), b.sizes().end() - 2, b.sizes().end());
@@ -216,7 +216,7 @@ bool try_addmm_f32(OpCall& c, const Tensor& self, const Tensor& mat1, const Tens
   const Shape shape{mat1.size(0), mat2.size(1)};
   if (self.dim() > 2 || broadcast_shapes(self.sizes(), shape) != shape) return false;
   check_inner_sizes(mat1, mat2);
-  Tensor out = Tensor::empty(DType::Float32, shape);
+  Tensor out = Tensor::uninitialized(DType::Float32, shape);  // the product or the copy writes all of it
   if (self.dim() >= 1 && self.size(-1) == shape[1] && self.numel() == shape[1]) {
     // A row vector ([N] or [1, N]): a bias per column.
     Tensor bias = self.contiguous();
@@ -257,7 +257,7 @@ void addmv_op(OpCall& c) {
 // bias (one pass over the output).
 Tensor linear_f32(const Tensor& x, const Tensor& weight, const Tensor& bias) {
   const int64_t rows = x.size(0), K = x.size(1), N = weight.size(0);
-  Tensor out = Tensor::empty(DType::Float32, {rows, N});
+  Tensor out = Tensor::uninitialized(DType::Float32, {rows, N});  // the product writes all of it
   Tensor b = bias.defined() ? bias.contiguous() : Tensor();
   gemm_f32(rows, N, K, matrix_view(x), matrix_view(weight).transposed(), out.data<float>(), N, false,
            GemmBias{nullptr, b.defined() ? b.data<float>() : nullptr});

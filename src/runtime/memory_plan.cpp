@@ -64,8 +64,8 @@ struct RecordingAllocator::Log {
 
 RecordingAllocator::RecordingAllocator() : log_(std::make_shared<Log>()) {}
 
-std::shared_ptr<Storage> RecordingAllocator::allocate(size_t nbytes) {
-  std::shared_ptr<Storage> heap = Storage::allocate_heap(nbytes);
+std::shared_ptr<Storage> RecordingAllocator::allocate(size_t nbytes, bool zeroed) {
+  std::shared_ptr<Storage> heap = Storage::allocate_heap(nbytes, zeroed);
   size_t index = log_->lifetimes.size();
   log_->lifetimes.push_back({nbytes, log_->clock++, -1, allocation_tag()});
   // The returned storage borrows the heap block; when its last reference
@@ -83,17 +83,17 @@ std::vector<BufferLifetime> RecordingAllocator::lifetimes() const { return log_-
 PlannedAllocator::PlannedAllocator(const MemoryPlan& plan, std::shared_ptr<uint8_t> arena)
     : plan_(plan), arena_(std::move(arena)) {}
 
-std::shared_ptr<Storage> PlannedAllocator::allocate(size_t nbytes) {
+std::shared_ptr<Storage> PlannedAllocator::allocate(size_t nbytes, bool zeroed) {
   size_t index = next_++;
   if (diverged_ || index >= plan_.sizes.size() || plan_.sizes[index] != nbytes ||
       plan_.tags[index] != allocation_tag()) {
     diverged_ = true;
-    return Storage::allocate_heap(nbytes);
+    return Storage::allocate_heap(nbytes, zeroed);
   }
   int64_t offset = plan_.offsets[index];
-  if (offset < 0) return Storage::allocate_heap(nbytes);
+  if (offset < 0) return Storage::allocate_heap(nbytes, zeroed);
   uint8_t* data = arena_.get() + offset;
-  std::memset(data, 0, padded(nbytes));
+  if (zeroed) std::memset(data, 0, padded(nbytes));
   return Storage::borrow(data, nbytes, arena_);
 }
 

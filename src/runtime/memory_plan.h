@@ -46,7 +46,7 @@ MemoryPlan plan_memory(const std::vector<BufferLifetime>& lifetimes);
 class RecordingAllocator : public StorageAllocator {
  public:
   RecordingAllocator();
-  std::shared_ptr<Storage> allocate(size_t nbytes) override;
+  std::shared_ptr<Storage> allocate(size_t nbytes, bool zeroed) override;
   // Lifetimes so far; buffers still referenced have last == -1.
   std::vector<BufferLifetime> lifetimes() const;
 
@@ -59,7 +59,7 @@ class RecordingAllocator : public StorageAllocator {
 class PlannedAllocator : public StorageAllocator {
  public:
   PlannedAllocator(const MemoryPlan& plan, std::shared_ptr<uint8_t> arena);
-  std::shared_ptr<Storage> allocate(size_t nbytes) override;
+  std::shared_ptr<Storage> allocate(size_t nbytes, bool zeroed) override;
   bool diverged() const { return diverged_; }
 
  private:

@@ -17,9 +17,10 @@ class Storage;
 class StorageAllocator {
  public:
   virtual ~StorageAllocator() = default;
-  // Returns zero-filled storage of nbytes (16-byte aligned, with 16 spare
-  // bytes after the end for SIMD tail loads).
-  virtual std::shared_ptr<Storage> allocate(size_t nbytes) = 0;
+  // Returns storage of nbytes (16-byte aligned, with 16 spare bytes after
+  // the end for SIMD tail loads), zero-filled unless `zeroed` is false (for
+  // outputs a kernel writes completely).
+  virtual std::shared_ptr<Storage> allocate(size_t nbytes, bool zeroed) = 0;
 };
 
 // Installs `allocator` for this thread until destroyed (restoring the previous one).

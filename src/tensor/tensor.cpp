@@ -29,18 +29,19 @@ ScopedStorageAllocator::ScopedStorageAllocator(StorageAllocator* allocator) : pr
 
 ScopedStorageAllocator::~ScopedStorageAllocator() { current_allocator = previous_; }
 
-std::shared_ptr<Storage> Storage::allocate(size_t nbytes) {
-  if (current_allocator != nullptr) return current_allocator->allocate(nbytes);
-  return allocate_heap(nbytes);
+std::shared_ptr<Storage> Storage::allocate(size_t nbytes, bool zeroed) {
+  if (current_allocator != nullptr) return current_allocator->allocate(nbytes, zeroed);
+  return allocate_heap(nbytes, zeroed);
 }
 
-std::shared_ptr<Storage> Storage::allocate_heap(size_t nbytes) {
+std::shared_ptr<Storage> Storage::allocate_heap(size_t nbytes, bool zeroed) {
   auto storage = std::make_shared<Storage>();
   // One extra 16 bytes keeps SIMD tail loads of the last element in bounds.
   size_t padded = (nbytes + 16 + 15) & ~size_t(15);
   auto* bytes = static_cast<uint8_t*>(std::aligned_alloc(16, padded));
   if (bytes == nullptr) fail(ErrorCode::Internal, "out of memory allocating ", nbytes, " bytes");
-  std::memset(bytes, 0, padded);
+  if (zeroed) std::memset(bytes, 0, padded);
+  else std::memset(bytes + nbytes, 0, padded - nbytes);  // the spare tail stays defined
   storage->data_ = bytes;
   storage->nbytes_ = nbytes;
   storage->owner_ = std::shared_ptr<const void>(bytes, [](const void* p) { std::free(const_cast<void*>(p)); });
@@ -90,12 +91,20 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape sizes, Shape
   PT2WEB_CHECK(sizes_.size() == strides_.size(), "tensor sizes and strides differ in rank");
 }
 
-Tensor Tensor::empty(DType dtype, const Shape& sizes) {
+namespace {
+
+Tensor new_contiguous(DType dtype, const Shape& sizes, bool zeroed) {
   for (int64_t s : sizes)
     if (s < 0) fail(ErrorCode::BadInput, "negative dimension in shape ", shape_to_string(sizes));
-  auto storage = Storage::allocate(static_cast<size_t>(shape_numel(sizes)) * element_size(dtype));
+  auto storage = Storage::allocate(static_cast<size_t>(shape_numel(sizes)) * element_size(dtype), zeroed);
   return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
 }
+
+}  // namespace
+
+Tensor Tensor::empty(DType dtype, const Shape& sizes) { return new_contiguous(dtype, sizes, true); }
+
+Tensor Tensor::uninitialized(DType dtype, const Shape& sizes) { return new_contiguous(dtype, sizes, false); }
 
 Tensor Tensor::scalar(DType dtype, double value) {
   Tensor t = empty(dtype, {});

@@ -22,11 +22,12 @@ using Shape = std::vector<int64_t>;
 
 class Storage {
  public:
-  // Zero-filled, 16-byte aligned storage of nbytes bytes, from the thread's
-  // installed StorageAllocator (tensor/allocator.h) or else the heap.
-  static std::shared_ptr<Storage> allocate(size_t nbytes);
+  // Zero-filled (unless `zeroed` is false), 16-byte aligned storage of nbytes
+  // bytes, from the thread's installed StorageAllocator (tensor/allocator.h)
+  // or else the heap.
+  static std::shared_ptr<Storage> allocate(size_t nbytes, bool zeroed = true);
   // Always from the heap.
-  static std::shared_ptr<Storage> allocate_heap(size_t nbytes);
+  static std::shared_ptr<Storage> allocate_heap(size_t nbytes, bool zeroed = true);
   // Borrowed bytes: `owner` keeps them alive for as long as the storage lives.
   static std::shared_ptr<Storage> borrow(uint8_t* data, size_t nbytes,
                                          std::shared_ptr<const void> owner);
@@ -52,6 +53,9 @@ class Tensor {
 
   // A new contiguous tensor, zero-filled.
   static Tensor empty(DType dtype, const Shape& sizes);
+  // A new contiguous tensor with unspecified contents, for a kernel that
+  // writes every element (saves the zero-filling pass).
+  static Tensor uninitialized(DType dtype, const Shape& sizes);
   // A 0-d tensor holding one value converted to dtype.
   static Tensor scalar(DType dtype, double value);
 

@@ -5,11 +5,12 @@
 // refused.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { join } from 'node:path';
 
 import { BadInputError, load, Tensor } from '../../npm/src/index.js';
-import { FIXTURES, fixtureNames, runCli } from './helpers.mjs';
+import { FIXTURES, REPO, fixtureNames, runCli } from './helpers.mjs';
 
 for (const fixture of fixtureNames()) {
   for (const core of [false, true]) {
@@ -74,4 +75,22 @@ test('threads must be a whole number from 1 to 64', async () => {
   for (const threads of [0, -1, 1.5, 65, '2', null]) {
     await assert.rejects(load(join(FIXTURES, 'mlp', 'model.pt2'), { threads }), BadInputError, `threads ${String(threads)}`);
   }
+});
+
+test('a program asking for more threads than the pool has starts more, and Node still exits', () => {
+  // In a child process: the pool is started for 2 threads, then a program
+  // asks for 3. The process must end by itself (idle workers are unref()ed).
+  const script = `
+    import { load } from ${JSON.stringify(join(REPO, 'npm', 'src', 'index.js'))};
+    const path = ${JSON.stringify(join(FIXTURES, 'digits_cnn', 'model.pt2'))};
+    const two = await load(path, { threads: 2 });
+    const three = await load(path, { threads: 3 });
+    const { args } = two.exampleInputs();
+    const a = two.run(args), b = three.run(args);
+    console.log(JSON.stringify({ threads: [two.threads, three.threads], same: a.data.every((v, i) => v === b.data[i]) }));
+  `;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.signal, null, `the process did not exit by itself: ${result.stderr}`);
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout), { threads: [2, 3], same: true });
 });
