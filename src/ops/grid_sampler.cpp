@@ -201,24 +201,10 @@ Tensor grid_sample_2d(const Tensor& input, const Tensor& grid, Interpolation mod
 }
 
 void grid_sampler_2d_op(OpCall& c) {
-  const Tensor& input = c.tensor(0);
-  const Tensor& grid = c.tensor(1);
-  const int64_t mode = c.int_arg(2), padding = c.int_arg(3);
-  const bool align_corners = c.bool_arg(4);
-  check_grid_sampler(c, input, grid, 2, mode, padding);
-  const auto interp = static_cast<Interpolation>(mode);
-  const auto pad = static_cast<Padding>(padding);
-  switch (input.dtype()) {
-    case DType::Float64: c.push(grid_sample_2d<double>(input, grid, interp, pad, align_corners)); return;
-    case DType::Float32: c.push(grid_sample_2d<float>(input, grid, interp, pad, align_corners)); return;
-    case DType::Float16:
-    case DType::BFloat16: {
-      Tensor out = grid_sample_2d<float>(input.to(DType::Float32), grid.to(DType::Float32), interp, pad, align_corners);
-      c.push(out.to(input.dtype()));
-      return;
-    }
-    default: fail_unsupported_dtype(input.dtype(), "grid_sampler_2d");
-  }
+  run_grid_sampler(c, 2, "grid_sampler_2d", [](auto tag, const Tensor& input, const Tensor& grid, Interpolation mode,
+                                               Padding padding, bool align_corners) {
+    return grid_sample_2d<typename decltype(tag)::type>(input, grid, mode, padding, align_corners);
+  });
 }
 
 }  // namespace
