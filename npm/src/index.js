@@ -37,13 +37,17 @@ function checkOptions(options, known, where) {
   }
 }
 
-// options.threads: a whole number >= 1 (default 1).
-function threadsOption(value) {
-  if (value === undefined) return 1;
+// The threads a program gets for options.threads (a whole number from 1 to
+// 64, default 1), and the module that runs them: the threaded build when
+// more than one thread is asked for and it can run here, else the module
+// for options.wasm.
+function threadedChoice(options) {
+  const value = options.threads === undefined ? 1 : options.threads;
   if (!Number.isInteger(value) || value < 1 || value > 64) {
-    throw new BadInputError(`options.threads must be a whole number from 1 to 64, got ${String(value)}`);
+    throw new BadInputError(`options.threads must be a whole number from 1 to 64, got ${String(options.threads)}`);
   }
-  return value;
+  const threads = value > 1 && threadsAvailable() ? value : 1;
+  return { threads, module: threads > 1 ? getThreadedModule(threads) : getModule(options.wasm) };
 }
 
 /**
@@ -59,16 +63,12 @@ function threadsOption(value) {
  */
 export async function load(source, options = {}) {
   checkOptions(options, PROGRAM_OPTIONS, 'load()');
-  const threads = threadsOption(options.threads);
-  const threaded = threads > 1 && threadsAvailable();
-  const [module, { bytes, label }] = await Promise.all([
-    threaded ? getThreadedModule(threads) : getModule(options.wasm),
-    readSource(source, options),
-  ]);
+  const choice = threadedChoice(options);
+  const [module, { bytes, label }] = await Promise.all([choice.module, readSource(source, options)]);
   const native = new module.Program();
   try {
     callNative(() => native.load(bytes, label));
-    const used = callNative(() => native.setThreads(threaded ? threads : 1));
+    const used = callNative(() => native.setThreads(choice.threads));
     return new Program(native, JSON.parse(callNative(() => native.describe())), used);
   } catch (error) {
     native.delete();
@@ -94,7 +94,6 @@ export async function inspect(source, options = {}) {
  */
 export async function heapStats(options = {}) {
   checkOptions(options, ['wasm', 'threads'], 'heapStats()');
-  const threads = threadsOption(options.threads);
-  const module = threads > 1 && threadsAvailable() ? await getThreadedModule(threads) : await getModule(options.wasm);
+  const module = await threadedChoice(options).module;
   return module.heapStats();
 }

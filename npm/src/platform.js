@@ -7,9 +7,12 @@
 /** True in Node.js (and runtimes that present themselves as Node). */
 export const isNode = typeof process === 'object' && process.versions != null && process.versions.node != null;
 
-// import() of a Node built-in, hidden from bundlers (Vite, webpack, Rollup).
-function importNode(name) {
-  return import(/* webpackIgnore: true */ /* @vite-ignore */ name);
+/**
+ * import() hidden from bundlers (Vite, webpack, Rollup): for Node built-ins,
+ * which browsers never load, and for URLs known only at run time.
+ */
+export function importHidden(specifier) {
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -21,7 +24,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
  */
 export async function resolveLocation(text) {
   if (isNode && !SCHEME.test(text)) {
-    const [{ pathToFileURL }, { resolve }] = await Promise.all([importNode('node:url'), importNode('node:path')]);
+    const [{ pathToFileURL }, { resolve }] = await Promise.all([importHidden('node:url'), importHidden('node:path')]);
     return pathToFileURL(resolve(text));
   }
   return new URL(text, globalThis.location?.href);
@@ -34,7 +37,7 @@ export function isLocalFile(url) {
 
 /** The bytes of a local file (Node), and its size; errors keep the cause. */
 export async function readLocalFile(url) {
-  const [{ readFile }, { fileURLToPath }] = await Promise.all([importNode('node:fs/promises'), importNode('node:url')]);
+  const [{ readFile }, { fileURLToPath }] = await Promise.all([importHidden('node:fs/promises'), importHidden('node:url')]);
   return readFile(fileURLToPath(url));
 }
 

@@ -27,7 +27,7 @@
 
 import { BadFileError } from './errors.js';
 import { fetchAndInstantiate } from './module.js';
-import { isNode, readLocalFile } from './platform.js';
+import { importHidden, isNode, readLocalFile } from './platform.js';
 
 const GLUE_URL = new URL('../dist/pt2web-threads.mjs', import.meta.url);
 const WASM_URL = new URL('../dist/pt2web-threads.wasm', import.meta.url);
@@ -38,10 +38,6 @@ export function threadsAvailable() {
   if (isNode) return true;
   return globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' &&
     typeof Worker === 'function';
-}
-
-function importHidden(specifier) {
-  return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
 }
 
 function loadError(what, cause) {

@@ -50,10 +50,14 @@ MatrixF32 matrix_view(const Tensor& t) { return {t.data<float>(), t.strides()[0]
 
 bool computes_in_float32(DType d) { return d == DType::Float32 || d == DType::Float16 || d == DType::BFloat16; }
 
+// [M, K] x [K2, N] needs K == K2.
+void check_inner_sizes(int64_t M, int64_t K, int64_t K2, int64_t N) {
+  if (K2 != K)
+    fail(ErrorCode::BadInput, "mat1 and mat2 shapes cannot be multiplied (", M, "x", K, " and ", K2, "x", N, ")");
+}
+
 void check_inner_sizes(const Tensor& a, const Tensor& b) {
-  if (b.size(0) != a.size(1))
-    fail(ErrorCode::BadInput, "mat1 and mat2 shapes cannot be multiplied (", a.size(0), "x", a.size(1), " and ",
-         b.size(0), "x", b.size(1), ")");
+  check_inner_sizes(a.size(0), a.size(1), b.size(0), b.size(1));
 }
 
 // c[M,N] (row stride N) = a[M,K] x b[K,N] for 2-D tensors of dtype T != bool (any strides).
@@ -134,9 +138,7 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b) {
     offsets_b[static_cast<size_t>(n)] = off_b;
   }
   const int64_t K = a.size(-1);
-  if (b.size(-2) != K)
-    fail(ErrorCode::BadInput, "mat1 and mat2 shapes cannot be multiplied (", M, "x", K, " and ", b.size(-2), "x", N,
-         ")");
+  check_inner_sizes(M, K, b.size(-2), N);
   if (a.dtype() == DType::Float32 && count > 1) {
     // One product per batch entry, the entries split across threads (each
     // product then runs on one thread).

@@ -54,12 +54,9 @@ void run_tasks(int64_t tasks, Task&& task) {
 template <class Body>
 void parallel_for(int64_t n, int64_t align, int64_t min_items, Body&& body, int parts_per_thread = 1) {
   const int threads = thread_count();
-  if (threads == 1) {
-    if (n > 0) body(int64_t{0}, n);
-    return;
-  }
-  const int64_t by_size = n / std::max<int64_t>(min_items, 1);
-  const int64_t parts = std::min<int64_t>(int64_t{threads} * parts_per_thread, by_size);
+  const int64_t parts =
+      threads == 1 ? 1
+                   : std::min<int64_t>(int64_t{threads} * parts_per_thread, n / std::max<int64_t>(min_items, 1));
   if (parts <= 1) {
     if (n > 0) body(int64_t{0}, n);
     return;
