@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing pt2web needs, and only what is missing:
-# Debian packages (cmake, g++, make, emscripten, catch2, nlohmann-json3-dev,
+# Debian packages (cmake, g++, make, ccache, emscripten, catch2, nlohmann-json3-dev,
 # nodejs, chromium for the browser tests) and, when npm/package.json declares dependencies, its npm packages.
 # Safe to run again: it does nothing when everything is present.
 set -euo pipefail
@@ -26,7 +26,7 @@ apt_install() {
   "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
-apt_install cmake g++ make emscripten catch2 nlohmann-json3-dev nodejs chromium
+apt_install cmake g++ make ccache emscripten catch2 nlohmann-json3-dev nodejs chromium
 
 # npm packages, only when the package declares some.
 needs_npm=$(node -e '

@@ -54,26 +54,6 @@ CaseResult run_case(Session& session, const Case& c) {
   return result;
 }
 
-// The fixture generator ran cases.json on the TRAINING program and then
-// cases.core.json on the Core ATen program, and the two shared their buffer
-// tensors in torch (run_decompositions keeps the state dict), so the core
-// cases start from the buffers the training cases left. Both archives hold the
-// initial values; reproduce torch's starting state by replaying the training
-// cases and carrying their buffers over.
-void replay_training_state(const std::string& dir, Session& core) {
-  if (core.program().signature.buffers_to_mutate().empty()) return;
-  auto bytes = std::make_shared<const std::vector<uint8_t>>(read_file(dir + "/model.pt2"));
-  std::unique_ptr<Session> training = load_session(bytes, dir + "/model.pt2");
-  for (const Case& c : read_cases(dir + "/cases.json")) {
-    try {
-      training->run(c.args, c.kwargs);
-    } catch (const Error&) {
-      // Rejected inputs leave the state unchanged, as in torch.
-    }
-  }
-  for (const auto& [name, value] : training->buffers()) core.set_buffer(name, value);
-}
-
 }  // namespace
 
 FixtureResult run_fixture(const std::string& dir, bool core) {
@@ -83,7 +63,6 @@ FixtureResult run_fixture(const std::string& dir, bool core) {
   try {
     auto bytes = std::make_shared<const std::vector<uint8_t>>(read_file(model));
     session = load_session(bytes, model);
-    if (core) replay_training_state(dir, *session);
     result.loaded = true;
   } catch (const std::exception& e) {
     result.load_error = e.what();

@@ -45,26 +45,6 @@ function runCase(program, testCase) {
   return { pass: result.ok, detail: result.ok ? error : `${result.problem} (${error})` };
 }
 
-// The fixture generator ran cases.json on the TRAINING program and then
-// cases.core.json on the Core ATen program, and in torch the two programs share
-// their buffer tensors, so the core cases of a stateful program start from the
-// state the training cases left (both archives hold the initial state). Both
-// programs compute the same function, so replaying cases.json on the core
-// program reproduces torch's starting state (docs/DECISIONS.md).
-async function replayTrainingCases(program, dir) {
-  const mutated = program.signature?.buffers_to_mutate ?? {};
-  if (Object.keys(mutated).length === 0) return;
-  const { cases } = await readCases(join(dir, 'cases.json'));
-  for (const testCase of cases) {
-    const { args, kwargs } = decodeCall(testCase);
-    try {
-      program.run(args, kwargs);
-    } catch (error) {
-      if (error.code !== 'BAD_INPUT') throw error;  // rejected inputs leave the state as it was
-    }
-  }
-}
-
 /** Runs the command; resolves to the process exit code. */
 export async function check(dir, { core = false, threads = 1 } = {}) {
   const modelPath = join(dir, core ? 'model.core.pt2' : 'model.pt2');
@@ -78,7 +58,6 @@ export async function check(dir, { core = false, threads = 1 } = {}) {
     console.log(`0 passed, ${cases.length} failed`);
     return 1;
   }
-  if (core) await replayTrainingCases(program, dir);
   console.log(`${modelPath} (${program.dialect}), ${cases.length} cases`);
   const width = Math.max(...cases.map((c) => c.name.length));
   let passed = 0;
