@@ -15,6 +15,9 @@ jobs=${PT2WEB_JOBS:-2}
 
 # Debian's emcc runs JavaScript tools that need Debian's node modules.
 export NODE_PATH=/usr/share/nodejs
+# emcc compiles through ccache when it is installed (CMake does the same for
+# the native build), so rebuilds of unchanged sources are cache hits.
+if command -v ccache >/dev/null; then export EM_COMPILER_WRAPPER=ccache; fi
 
 cmake -S . -B "$native_dir" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$native_dir" -j "$jobs"
