@@ -16,7 +16,7 @@
 
 #include <string>
 
-#include "io/zip_archive.h"
+#include "util/bytes.h"
 #include "tensor/tensor.h"
 
 namespace pt2web::js {

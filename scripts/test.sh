@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: installs what is missing, builds, then runs the native Catch2
+# Every test: installs what is missing, checks that src/'s layers only
+# include downwards (scripts/check-layers.sh), builds, then runs the native Catch2
 # tests, the same tests compiled to wasm (under node), the Node tests of the
 # npm package and CLI (tests/js), the packaging test (tests/package), the
 # benchmark harness' self-checks and the web demo's tests in headless
@@ -8,11 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
+
+failed=()
+echo "== layer check (src/ includes only look down)"
+bash scripts/check-layers.sh || failed+=(layers)
+
 bash scripts/build.sh
 
 native_dir=${PT2WEB_NATIVE_BUILD:-build/native}
 wasm_dir=${PT2WEB_WASM_BUILD:-build/wasm}
-failed=()
 
 echo "== native tests"
 (cd "$native_dir" && ctest --output-on-failure --no-tests=error) || failed+=(native)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compares the operators pt2web registers (src/ops/*.cpp) with the Core ATen
+# Compares the operators pt2web registers (src/ops/**/*.cpp) with the Core ATen
 # operator set stored in docs/core_aten_ops.txt and prints
 #   "N of M Core ATen overloads supported"
 # followed by the missing overloads.
@@ -15,7 +15,7 @@
 # src/ops that build schema strings (add_pair, add_with_in_place,
 # add_comparison, add_bitwise, add_floating, add_same_dtype,
 # functional_schema, in_place_schema, the `for (const char* name : {...})`
-# loops and symbolic.cpp's {"ns::name", fn} table). A t.add( call of any other
+# loops and control_flow/symbolic.cpp's {"ns::name", fn} table). A t.add( call of any other
 # shape is reported on stderr and makes the script exit 2, so a new
 # registration helper cannot be missed silently.
 set -euo pipefail
@@ -61,7 +61,7 @@ extract_registered() {
         $lineno++;
         # 1. literal schema strings: t.add("aten::addmm(...", t.add("_operator::neg(...
         while ($line =~ /\bt\.add\(\s*"([A-Za-z_][A-Za-z0-9_]*::[A-Za-z0-9_.]+)\(/g) { emit($1); }
-        # 2. pointwise_unary.cpp helpers
+        # 2. pointwise/unary.cpp helpers
         while ($line =~ /\badd_(?:floating|same_dtype)<[^>]*>\(t, "([a-z0-9_]+)"\)/g) { pair($1, ""); }
         while ($line =~ /\bfunctional_schema\("([a-z0-9_]+)"/g) { emit("aten::$1"); }
         while ($line =~ /\bin_place_schema\("([a-z0-9_]+)"/g) { emit("aten::$1_"); }
@@ -74,7 +74,7 @@ extract_registered() {
           pair($1, "Tensor"); pair($1, "Scalar"); emit("aten::$1.Scalar_Tensor"); }
         # 5. conversion.cpp loop body after expansion: std::string("aten::") + "dropout" + "_(
         while ($line =~ /\bt\.add\(std::string\("([A-Za-z_]+::)"\) \+ "([a-z0-9_]+)" \+ "([A-Za-z0-9_.]*)\(/g) { emit("$1$2$3"); }
-        # 6. symbolic.cpp table entries {"_operator::add", op_add}
+        # 6. control_flow/symbolic.cpp table entries {"_operator::add", op_add}
         while ($line =~ /\{"([A-Za-z_][A-Za-z0-9_]*::[A-Za-z0-9_.]+)", [A-Za-z_][A-Za-z0-9_]*\}/g) { emit($1); }
         # Every t.add( must be of a shape handled above.
         if ($line =~ /\bt\.add\(/) {
@@ -88,7 +88,7 @@ extract_registered() {
       }
     }
     print "$_\n" for sort keys %names;
-  ' "$root"/src/ops/*.cpp
+  ' $(find "$root"/src/ops -name "*.cpp" | sort)
 }
 
 registered="$(mktemp)"; core="$(mktemp)"; errors="$(mktemp)"

@@ -19,14 +19,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "util/bytes.h"
+
 namespace pt2web {
 
-using Bytes = std::shared_ptr<const std::vector<uint8_t>>;
-
-struct ByteSpan {
-  const uint8_t* data = nullptr;
-  size_t size = 0;
-};
 
 class ZipArchive {
  public:

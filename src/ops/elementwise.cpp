@@ -84,7 +84,13 @@ Tensor write_out(const OpCall& c, const Tensor& out, const Tensor& value) {
 void fail_integer_division_by_zero() { fail(ErrorCode::BadInput, "ZeroDivisionError: integer division by zero"); }
 
 void push_result(OpCall& c, const Tensor& value, bool in_place) {
-  c.push(in_place ? write_in_place(c, c.tensor(0), value) : value);
+  if (!in_place) return c.push(value);
+  const Tensor& self = c.tensor(0);
+  // A vectorized map may have written into self already (map_unary_vectorized).
+  const bool already_self = value.storage() == self.storage() && value.storage_offset() == self.storage_offset() &&
+                            value.sizes() == self.sizes() && value.strides() == self.strides() &&
+                            value.dtype() == self.dtype();
+  c.push(already_self ? self : write_in_place(c, self, value));
 }
 
 }  // namespace elementwise

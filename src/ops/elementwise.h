@@ -1,6 +1,7 @@
-// Shared machinery of the elementwise family (pointwise*.cpp,
-// comparison_logical.cpp, activations.cpp, conversion.cpp): reading operands that may be
-// tensors or numbers, ATen's dtype checks, and an N-ary broadcasting map.
+// Shared machinery of elementwise computation (the pointwise folder, and any
+// operator that maps values elementwise): reading operands that may be
+// tensors or numbers, ATen's dtype checks, and the one N-ary broadcasting
+// map (map_elements) with its contiguous fast paths.
 //
 // How a kernel runs, following ATen's TensorIterator: the inputs are first
 // cast to the op's common ("compute") dtype, then read in its opmath type
@@ -81,11 +82,22 @@ auto apply_at(F& f, const std::array<const M*, N>& src, const std::array<int64_t
               std::index_sequence<I...>) {
   return f(src[I][off[I + 1]]...);
 }
+template <typename F, typename M, size_t N, size_t... I>
+auto apply_flat(F& f, const std::array<const M*, N>& src, const std::array<int64_t, N>& step, int64_t i,
+                std::index_sequence<I...>) {
+  return f(src[I][i * step[I]]...);
+}
 }  // namespace detail
 
-// out = f(in0, in1, ...) elementwise with broadcasting. Every input must be a
-// tensor of opmath_dtype(compute) (see kernel_input); f receives opmath
-// values and its result is rounded into `compute`, or into bool when BoolOut.
+// The one broadcasting elementwise map of pt2web's operators:
+// out = f(in0, in1, ...) elementwise. Every input must be a tensor of
+// opmath_dtype(compute) (see kernel_input); f receives opmath values and its
+// result is rounded into `compute`, or into bool when BoolOut.
+//
+// When every input is either contiguous with the output's shape or a single
+// element (a number operand, a 0-d tensor), the map runs as one flat loop
+// (no index arithmetic, which the compiler can vectorize); otherwise it walks
+// the broadcast strides.
 template <Kinds K, bool BoolOut, typename F, typename... In>
 Tensor map_elements(DType compute, F&& f, const In&... inputs) {
   constexpr size_t N = sizeof...(In);
@@ -97,11 +109,13 @@ Tensor map_elements(DType compute, F&& f, const In&... inputs) {
     shape = broadcast_shapes(shape, t->sizes());
   }
   Tensor out = Tensor::empty(BoolOut ? DType::Bool : compute, shape);
-  std::array<Shape, N + 1> strides;
-  strides[0] = out.strides();
-  for (size_t k = 0; k < N; ++k) strides[k + 1] = broadcast_strides(*in[k], shape);
-  std::array<const Shape*, N + 1> stride_ptrs;
-  for (size_t k = 0; k <= N; ++k) stride_ptrs[k] = &strides[k];
+  std::array<int64_t, N> flat_step;
+  bool flat = true;
+  for (size_t k = 0; k < N; ++k) {
+    if (in[k]->numel() == 1) flat_step[k] = 0;
+    else if (in[k]->sizes() == shape && in[k]->is_contiguous()) flat_step[k] = 1;
+    else flat = false;
+  }
   visit_kinds<K>(compute, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
@@ -109,11 +123,41 @@ Tensor map_elements(DType compute, F&& f, const In&... inputs) {
     std::array<const M*, N> src;
     for (size_t k = 0; k < N; ++k) src[k] = in[k]->template data<M>();
     O* dst = out.data<O>();
+    if (flat) {
+      const int64_t n = out.numel();
+      for (int64_t i = 0; i < n; ++i)
+        dst[i] = convert_element<O>(detail::apply_flat(f, src, flat_step, i, std::make_index_sequence<N>{}));
+      return;
+    }
+    std::array<Shape, N + 1> strides;
+    strides[0] = out.strides();
+    for (size_t k = 0; k < N; ++k) strides[k + 1] = broadcast_strides(*in[k], shape);
+    std::array<const Shape*, N + 1> stride_ptrs;
+    for (size_t k = 0; k <= N; ++k) stride_ptrs[k] = &strides[k];
     for_each_offsets<N + 1>(shape, stride_ptrs, [&](const std::array<int64_t, N + 1>& o) {
       dst[o[0]] = convert_element<O>(detail::apply_at(f, src, o, std::make_index_sequence<N>{}));
     });
   });
   return out;
+}
+
+// A one-input map with a vectorized float32 kernel (kernels/math), which
+// must compute what f computes: `vectorized(in, out, n)` over n contiguous
+// floats, in and out possibly the same array. For float32 inputs the kernel
+// runs (on a contiguous copy of a strided input), and with `in_place` it
+// writes straight into a contiguous input, which is then the result; any
+// other dtype goes through map_elements with f (the caller writes an
+// in-place result back itself, as for every other map).
+template <Kinds K, typename F, typename V>
+Tensor map_unary_vectorized(DType compute, F&& f, V&& vectorized, const Tensor& input, bool in_place = false) {
+  if (compute == DType::Float32 && input.dtype() == DType::Float32) {
+    const bool into_input = in_place && input.is_contiguous();
+    Tensor src = input.is_contiguous() ? input : input.contiguous();
+    Tensor out = into_input ? input : Tensor::empty(DType::Float32, input.sizes());
+    vectorized(src.data<float>(), out.data<float>(), src.numel());
+    return out;
+  }
+  return map_elements<K, false>(compute, std::forward<F>(f), kernel_input(operand(input), compute));
 }
 
 // The result of an in-place op (add_, clamp_, ...): checks that `value`'s dtype
@@ -127,7 +171,8 @@ Tensor write_in_place(const OpCall& c, const Tensor& self, const Tensor& value);
 // which is what later nodes read through the op's result.
 Tensor write_out(const OpCall& c, const Tensor& out, const Tensor& value);
 
-// Pushes `value`, or writes it into argument 0 first for in-place variants.
+// Pushes `value`, or writes it into argument 0 first for in-place variants
+// (unless `value` is argument 0 itself, written in place by the kernel).
 void push_result(OpCall& c, const Tensor& value, bool in_place);
 
 // A Scalar argument as the kernel's opmath type M (integers wrap, as C++ casts do).
@@ -185,8 +230,10 @@ inline M int_rem_trunc(M a, M b) {
 }
 
 // clamp(self, min, max) with number bounds (either may be absent, not both);
-// shared by clamp*, hardtanh and relu6.
-Tensor clamp_scalars(const OpCall& c, const Tensor& self, std::optional<Scalar> lo, std::optional<Scalar> hi);
+// shared by clamp*, hardtanh, relu6 and relu. float32 runs the vectorized
+// clamp, straight into self when `in_place` and self is contiguous.
+Tensor clamp_scalars(const OpCall& c, const Tensor& self, std::optional<Scalar> lo, std::optional<Scalar> hi,
+                     bool in_place = false);
 
 // True for NaN (only floating types have one).
 template <typename M>
@@ -196,10 +243,5 @@ inline bool is_nan(M v) {
 }
 
 }  // namespace elementwise
-
-// Registration of the family's split files, called from the family's main
-// register functions.
-void register_pointwise_pow_ops(OpTable& t);
-void register_pointwise_ternary_ops(OpTable& t);
 
 }  // namespace pt2web

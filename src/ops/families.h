@@ -1,37 +1,27 @@
-// One registration function per operator family (one .cpp each in src/ops/).
-// To add a family: write src/ops/<family>.cpp with register_<family>_ops,
-// declare it here and call it from register_all_op_families (families.cpp).
+// One registration function per operator folder (src/ops/<folder>/), each
+// defined in that folder's register.cpp. registry.cpp calls them all to build
+// the operator table. To add a folder: give it a <folder>.h declaring its
+// files' register functions, a register.cpp defining register_<folder>_ops,
+// declare that here and call it from register_all_op_folders.
 #pragma once
 
 #include "ops/registry.h"
 
 namespace pt2web {
 
-void register_all_op_families(OpTable& table);
-
-void register_linear_algebra_ops(OpTable& table);
 void register_pointwise_ops(OpTable& table);
+void register_reduction_ops(OpTable& table);
 void register_shape_ops(OpTable& table);
-void register_symbolic_ops(OpTable& table);
-void register_control_flow_ops(OpTable& table);
-void register_pointwise_unary_ops(OpTable& table);
-void register_comparison_logical_ops(OpTable& table);
-void register_activations_ops(OpTable& table);
-void register_conversion_ops(OpTable& table);
-void register_indexing_ops(OpTable& table);
 void register_creation_ops(OpTable& table);
-void register_joining_ops(OpTable& table);
-void register_reductions_ops(OpTable& table);
-void register_convolution_ops(OpTable& table);
-void register_pooling_ops(OpTable& table);
-void register_normalization_ops(OpTable& table);
-void register_attention_ops(OpTable& table);
-void register_recurrent_ops(OpTable& table);
-void register_einsum_ops(OpTable& table);
-void register_fused_convolution_ops(OpTable& table);
-void register_grid_sampler_ops(OpTable& table);
-void register_fold_ops(OpTable& table);
-void register_distance_ops(OpTable& table);
-void register_embedding_bag_ops(OpTable& table);
+void register_indexing_ops(OpTable& table);
+void register_conv_ops(OpTable& table);
+void register_pool_ops(OpTable& table);
+void register_norm_ops(OpTable& table);
+void register_nn_ops(OpTable& table);
+void register_linalg_ops(OpTable& table);
+void register_control_flow_ops(OpTable& table);
+
+// Calls every register_<folder>_ops above.
+void register_all_op_folders(OpTable& table);
 
 }  // namespace pt2web

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ops/op_schema.h"
-#include "runtime/value.h"
+#include "ops/value.h"
 
 namespace pt2web {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/value.h"
+#include "ops/value.h"
 
 namespace pt2web {
 

@@ -28,7 +28,7 @@ std::vector<std::string> OpTable::names() const {
 const OpTable& op_table() {
   static const OpTable table = [] {
     OpTable t;
-    register_all_op_families(t);
+    register_all_op_folders(t);
     return t;
   }();
   return table;

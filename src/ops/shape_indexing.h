@@ -1,5 +1,4 @@
-// Helpers shared by this family's operator files (shape.cpp, joining*.cpp,
-// indexing*.cpp, creation.cpp): moving whole elements without caring about
+// Helpers shared by the shape, indexing and creation folders' operator files: moving whole elements without caring about
 // their type, reading integer index tensors, and converting Scalars to
 // elements with ATen's overflow checks.
 #pragma once

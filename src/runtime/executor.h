@@ -16,7 +16,7 @@
 
 #include "ops/registry.h"
 #include "program/graph.h"
-#include "runtime/value.h"
+#include "ops/value.h"
 
 namespace pt2web {
 

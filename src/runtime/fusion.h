@@ -2,7 +2,7 @@
 // replaces a convolution followed directly by an eval-mode batch norm
 // and/or a clamp-like activation (relu, relu6, hardtanh, in place or not),
 // each the only reader of the value before it, with one
-// pt2web::conv_bn_clamp node (ops/fused_convolution.cpp) that writes the
+// pt2web::conv_bn_clamp node (ops/conv/fused_convolution.cpp) that writes the
 // chain's last value. No other node or graph output reads the intermediate
 // values, so removing them changes nothing visible.
 //

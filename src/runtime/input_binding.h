@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "program/exported_program.h"
-#include "runtime/value.h"
+#include "ops/value.h"
 
 namespace pt2web {
 

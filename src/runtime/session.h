@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "io/zip_archive.h"
+#include "util/bytes.h"
 #include "program/exported_program.h"
 #include "runtime/executor.h"
 #include "runtime/input_binding.h"

@@ -1,0 +1,12 @@
+#include "ops/families.h"
+#include "ops/conv/conv.h"
+
+namespace pt2web {
+
+void register_conv_ops(OpTable& t) {
+  register_convolution_ops(t);
+  register_fold_ops(t);
+  register_fused_convolution_ops(t);
+}
+
+}  // namespace pt2web

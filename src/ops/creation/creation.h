@@ -1,0 +1,12 @@
+// The creation operator folder: Factory operators: empty, zeros, ones, full, arange, linspace, eye and their _like / new_ forms.
+// Each file registers its operators with one function declared here;
+// register.cpp calls them all from register_creation_ops (ops/families.h).
+#pragma once
+
+#include "ops/registry.h"
+
+namespace pt2web {
+
+void register_factory_ops(OpTable& t);  // creation.cpp
+
+}  // namespace pt2web

@@ -1,0 +1,12 @@
+#include "ops/families.h"
+#include "ops/nn/nn.h"
+
+namespace pt2web {
+
+void register_nn_ops(OpTable& t) {
+  register_attention_ops(t);
+  register_distance_ops(t);
+  register_recurrent_ops(t);
+}
+
+}  // namespace pt2web
