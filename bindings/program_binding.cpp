@@ -212,9 +212,13 @@ val ProgramBinding::reset_state() {
 
 val ProgramBinding::example_inputs() const {
   return guarded([&] {
-    const auto& example = session().program().example_inputs;
-    if (!example) return val::null();
-    return to_js(*example);
+    const auto& program = session().program();
+    if (!program.example_inputs) {
+      if (program.example_inputs_unavailable.empty()) return val::null();
+      fail(ErrorCode::Unsupported, "the archive's example inputs cannot be read (the program itself loads and runs): ",
+           program.example_inputs_unavailable);
+    }
+    return to_js(*program.example_inputs);
   });
 }
 

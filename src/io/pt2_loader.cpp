@@ -41,6 +41,19 @@ PyValue load_nested(const ZipArchive& archive, const std::string& entry) {
   return torch_load(nested);
 }
 
+// Example inputs are a convenience the program does not need: when they
+// cannot be read (a pickled user class such as a namedtuple or dataclass
+// defined in the exporting script, a corrupt entry) the program loads without
+// them and records why.
+void load_example_inputs(const ZipArchive& archive, const std::string& entry, ExportedProgram& ep) {
+  try {
+    ep.example_inputs = load_nested(archive, entry);
+  } catch (const Error& e) {
+    ep.example_inputs.reset();
+    ep.example_inputs_unavailable = e.what();
+  }
+}
+
 void check_schema_version(const ExportedProgram& ep, const std::string& label) {
   int64_t major = ep.schema_version.major;
   if (major != 0 && major != 5 && major != 7 && major != 8)
@@ -64,7 +77,7 @@ ExportedProgram load_legacy(const ZipArchive& archive, const std::string& label)
     }
   if (archive.contains("serialized_example_inputs.pt") &&
       archive.find("serialized_example_inputs.pt")->size > 0)
-    ep.example_inputs = load_nested(archive, "serialized_example_inputs.pt");
+    load_example_inputs(archive, "serialized_example_inputs.pt", ep);
   return ep;
 }
 
@@ -130,8 +143,7 @@ ExportedProgram load_pt2_archive(const ZipArchive& archive, const std::string& r
   else if (archive.contains(constants_cfg))
     load_payloads(archive, root, "data/constants/", constants_cfg, true, ep);
   std::string inputs = root + "data/sample_inputs/" + name + ".pt";
-  if (archive.contains(inputs) && archive.find(inputs)->size > 0)
-    ep.example_inputs = load_nested(archive, inputs);
+  if (archive.contains(inputs) && archive.find(inputs)->size > 0) load_example_inputs(archive, inputs, ep);
   return ep;
 }
 

@@ -112,6 +112,10 @@ SchemaArgument parse_argument(const std::string& text, bool kwarg_only) {
     arg.is_mutable = type.substr(paren, close - paren).find('!') != std::string::npos;
     type = type.substr(0, paren) + type.substr(close + 1);
   }
+  if (type.size() > 3 && type.compare(type.size() - 3, 3, "...") == 0) {
+    arg.is_variadic = true;
+    type = type.substr(0, type.size() - 3) + "[]";
+  }
   arg.type = type;
   std::string base = type;
   if (!base.empty() && base.back() == '?') {

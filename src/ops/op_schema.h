@@ -23,6 +23,8 @@ struct SchemaArgument {
   bool is_optional = false;    // "T?"
   bool kwarg_only = false;     // after "*"
   bool is_mutable = false;     // "Tensor(a!)": the op writes into this argument
+  bool is_variadic = false;    // "Tensor... args" (last argument only): every further
+                               // positional input, gathered into one tensor list
   std::optional<Value> default_value;
 };
 

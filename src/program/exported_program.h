@@ -56,6 +56,10 @@ struct ExportedProgram {
   std::map<std::string, RangeConstraint> range_constraints;
   std::vector<ModuleCallEntry> module_call_graph;
   std::optional<PyValue> example_inputs;     // (args tuple, kwargs dict)
+  // Why example_inputs is absent although the archive has them (for example,
+  // they pickle a user class, which the restricted unpickler never builds);
+  // empty when they loaded or the archive has none. The program runs either way.
+  std::string example_inputs_unavailable;
   std::string dialect;                       // "TRAINING", "ATEN", "EDGE"
   SchemaVersion schema_version;
   std::string torch_version;

@@ -30,6 +30,8 @@ class SymExpr {
                                  // Equality/StrictLessThan/... spellings
     And, Or, Not,
     TrueDiv,                     // IntTrueDiv / FloatTrueDiv, evaluated as floor for ints
+    ToInt,                       // TruncToInt, FloorToInt, CeilToInt, RoundToInt, floor,
+                                 // ceiling: a number rounded to an integer (name() says how)
   };
 
   static std::shared_ptr<const SymExpr> parse(const std::string& text);
@@ -39,7 +41,7 @@ class SymExpr {
   Op op() const { return op_; }
   int64_t value() const { return value_; }           // Integer (and Rational numerator)
   int64_t denominator() const { return denominator_; }  // Rational (1 for everything else)
-  // Symbol: its name. Mod, TrueDiv and CeilDiv: the function as spelled in
+  // Symbol: its name. Mod, TrueDiv, CeilDiv and ToInt: the function as spelled in
   // the text ("PythonMod", "FloatTrueDiv", ...), so printing keeps it.
   const std::string& name() const { return name_; }
   const std::vector<std::shared_ptr<const SymExpr>>& args() const { return args_; }

@@ -35,6 +35,7 @@ class Evaluator {
       case Op::And: return logical(e, true);
       case Op::Or: return logical(e, false);
       case Op::Not: return truth(arg(e, 0).is_zero());
+      case Op::ToInt: return to_int(e.name(), arg(e, 0));
     }
     fail(ErrorCode::Internal, "unhandled SymExpr op ", static_cast<int>(e.op()));
   }
@@ -70,6 +71,19 @@ class Evaluator {
       if (compare(v, best) * sign > 0) best = v;
     }
     return best;
+  }
+
+  // TruncToInt rounds toward zero, RoundToInt half to even (Python's round),
+  // the others toward -inf (FloorToInt, floor) or +inf (CeilToInt, ceiling).
+  static Frac to_int(const std::string& how, const Frac& v) {
+    const int64_t down = floor_of(v);
+    if (v.is_integer()) return v;
+    if (how == "FloorToInt" || how == "floor") return Frac::of(down);
+    if (how == "CeilToInt" || how == "ceiling") return Frac::of(down + 1);
+    if (how == "TruncToInt") return Frac::of(v.num < 0 ? down + 1 : down);
+    const int cmp = compare(v - Frac::of(down), Frac{1, 2});  // RoundToInt
+    if (cmp != 0) return Frac::of(cmp < 0 ? down : down + 1);
+    return Frac::of(down % 2 == 0 ? down : down + 1);
   }
 
   Frac logical(const SymExpr& e, bool all) const {

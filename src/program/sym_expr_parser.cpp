@@ -399,6 +399,11 @@ class Parser {
       check_count(name, args, 1, 1, at);
       return xs[0];
     }
+    if (name == "TruncToInt" || name == "FloorToInt" || name == "CeilToInt" || name == "RoundToInt" ||
+        name == "floor" || name == "ceiling") {
+      check_count(name, args, 1, 1, at);
+      return make_node(Op::ToInt, xs, name);
+    }
     if (name == "ModularIndexing") {  // (a // b) % c
       check_count(name, args, 3, 3, at);
       return make_node(Op::Mod, {make_node(Op::FloorDiv, {xs[0], xs[1]}), xs[2]}, "Mod");

@@ -48,7 +48,8 @@ double precedence(const ExprPtr& raw) {
     case Op::FloorDiv:
     case Op::Mod:
     case Op::TrueDiv: return kPrecTorchFn;
-    case Op::CeilDiv: return kPrecFunc;
+    case Op::CeilDiv:
+    case Op::ToInt: return kPrecFunc;
     case Op::Max:
     case Op::Min: return kPrecAtom;
     case Op::Eq:
@@ -130,6 +131,7 @@ std::string class_name(const SymExpr& e) {
     case Op::Mod: return e.name().empty() ? "Mod" : e.name();
     case Op::TrueDiv: return e.name().empty() ? "IntTrueDiv" : e.name();
     case Op::CeilDiv: return e.name().empty() ? "CeilDiv" : e.name();
+    case Op::ToInt: return e.name();
     case Op::Max: return "Max";
     case Op::Min: return "Min";
     case Op::Eq: return "Equality";
@@ -397,7 +399,8 @@ std::string print(const ExprPtr& raw) {
              parenthesize(e->args()[1], kPrecAtom - 0.5) + ")";
     case Op::Mod:
     case Op::TrueDiv:
-    case Op::CeilDiv: return class_name(*e) + "(" + join_printed(e->args(), ", ", 0, true) + ")";
+    case Op::CeilDiv:
+    case Op::ToInt: return class_name(*e) + "(" + join_printed(e->args(), ", ", 0, true) + ")";
     case Op::Max:
     case Op::Min:
       return class_name(*e) + "(" + join_printed(sorted_by_key(e->args()), ", ", 0, true) + ")";

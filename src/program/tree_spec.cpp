@@ -315,6 +315,15 @@ class Flattener {
          ". Expected: ", root_.to_string(), " Got: ", tree_structure(root_value_).to_string());
   }
 
+  // A namedtuple's class as the program records it ("pkg.Point", its
+  // serialized type name) and as a caller names it: the full name, or the
+  // class name alone (a JavaScript caller or a cases file knows no module).
+  static bool same_class(const std::string& recorded, const std::string& given) {
+    if (recorded == given) return true;
+    size_t dot = recorded.rfind('.');
+    return dot != std::string::npos && given.find('.') == std::string::npos && recorded.compare(dot + 1, std::string::npos, given) == 0;
+  }
+
   // Whether `value` has the container type `spec` asks for.
   bool sequence_matches(const TreeSpec& spec, const PyValue& value) const {
     bool is_tuple = value.kind == PyValue::Kind::Tuple;
@@ -323,7 +332,7 @@ class Flattener {
     if (spec.type == kTuple) return plain_tuple || (!exact_ && is_list);
     if (spec.type == kList) return is_list || (!exact_ && plain_tuple);
     if (spec.type == kNamedTuple)
-      return (is_tuple && (value.s.empty() || value.s == spec.context)) || (!exact_ && is_list);
+      return (is_tuple && (value.s.empty() || same_class(spec.context, value.s))) || (!exact_ && is_list);
     return is_tuple || is_list;  // deque and custom nodes: positional children
   }
 

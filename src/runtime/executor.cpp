@@ -154,6 +154,10 @@ GraphPlan::GraphPlan(const Graph& graph) : graph_(graph) {
     std::vector<bool> bound(schema.arguments.size(), false);
     prepared.args.resize(schema.arguments.size());
     size_t positional = 0;
+    const bool variadic = !schema.arguments.empty() && schema.arguments.back().is_variadic;
+    const size_t variadic_index = schema.arguments.size() - 1;
+    Argument gathered;  // the positional tensors a variadic last argument collects
+    gathered.kind = Argument::Kind::Tensors;
     for (const auto& input : node.inputs) {
       int index;
       if (input.name.empty()) {
@@ -161,11 +165,21 @@ GraphPlan::GraphPlan(const Graph& graph) : graph_(graph) {
       } else {
         index = schema.argument_index(input.name);
       }
+      if (variadic && index >= static_cast<int>(variadic_index)) {
+        if (input.arg.kind != Argument::Kind::Tensor)
+          fail(ErrorCode::Unsupported, where, ": only tensors can be passed as its trailing arguments");
+        gathered.names.push_back(input.arg.name);
+        continue;
+      }
       if (index < 0 || index >= static_cast<int>(schema.arguments.size()))
         fail(ErrorCode::BadProgram, where, " has an argument '", input.name,
              "' that the operator's schema does not have (", schema.text, ")");
       prepared.args[index] = source_for(input.arg, &schema.arguments[index], where);
       bound[index] = true;
+    }
+    if (variadic) {
+      prepared.args[variadic_index] = source_for(gathered, &schema.arguments[variadic_index], where);
+      bound[variadic_index] = true;
     }
     for (size_t i = 0; i < schema.arguments.size(); ++i) {
       if (bound[i]) continue;

@@ -3,6 +3,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace pt2web::testing {
@@ -18,6 +19,12 @@ std::vector<std::string> fixture_names(const std::string& fixtures_dir) {
   closedir(dir);
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool file_exists(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f) std::fclose(f);
+  return f != nullptr;
 }
 
 }  // namespace pt2web::testing

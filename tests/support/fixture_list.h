@@ -9,4 +9,7 @@ namespace pt2web::testing {
 
 std::vector<std::string> fixture_names(const std::string& fixtures_dir);
 
+// Whether `path` names a file that can be opened for reading.
+bool file_exists(const std::string& path);
+
 }  // namespace pt2web::testing

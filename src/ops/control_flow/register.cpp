@@ -5,6 +5,8 @@ namespace pt2web {
 
 void register_control_flow_ops(OpTable& t) {
   register_cond_ops(t);
+  register_loop_ops(t);
+  register_region_ops(t);
   register_symbolic_ops(t);
 }
 

@@ -1,0 +1,277 @@
+"""Programs written the way PyTorch's own test/export/test_export.py writes
+them, exported by real torch in the fixture format (see tests/fixtures/README.md):
+higher-order operators (while_loop, map, nested cond and cond over a
+buffer, set_grad_enabled and autocast regions), namedtuple pytrees,
+example inputs that pickle a user class, data-dependent sizes and symbolic
+expressions with TruncToInt / ToFloat / FloorDiv.
+
+Run with torch 2.6 (the trixie chroot of ../shared/tools/README.md), with
+../shared/tools/gen_fixtures.py importable (same folder or PYTHONPATH):
+    python3 gen_export_programs.py OUTDIR [name ...]
+"""
+import sys
+from collections import namedtuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.export import Dim
+
+import gen_fixtures as gf
+
+Point = namedtuple("Point", ["x", "y"])
+torch.utils._pytree._register_namedtuple(Point, serialized_type_name="pt2web_tests.Point")
+
+
+def R(*s):
+    return torch.randn(*s)
+
+
+class WhileLoop(nn.Module):
+    """Doubles x until its sum passes a limit; the trip count depends on data."""
+    def forward(self, x, limit):
+        from torch._higher_order_ops.while_loop import while_loop
+
+        def cond_fn(i, v):
+            return v.sum() < limit.sum()
+
+        def body_fn(i, v):
+            return i + 1, v * 2
+        return while_loop(cond_fn, body_fn, (torch.zeros((), dtype=torch.int64), x))
+
+
+class MapOverRows(nn.Module):
+    def forward(self, xs, y):
+        from functorch.experimental.control_flow import map as cf_map
+
+        def body(x, y):
+            return x.sin() + y
+        return cf_map(body, xs, y)
+
+
+class NestedCond(nn.Module):
+    def forward(self, x):
+        def inner_true(x):
+            return x.cos()
+
+        def inner_false(x):
+            return x.sin()
+
+        def outer_true(x):
+            return torch.cond(x.mean() > 0, inner_true, inner_false, (x,)) + 1
+
+        def outer_false(x):
+            return x - 1
+        return torch.cond(x.sum() > 0, outer_true, outer_false, (x,))
+
+
+class CondReadsBuffer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scale", torch.tensor([2.0, 3.0, 4.0]))
+
+    def forward(self, x):
+        def t(x):
+            return x * self.scale
+
+        def f(x):
+            return x + self.scale
+        return torch.cond(x.sum() > 0, t, f, (x,))
+
+
+class GradRegions(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 3)
+
+    def forward(self, x):
+        with torch.no_grad():
+            y = self.lin(x)
+        with torch.enable_grad():
+            z = y.relu() * 2
+        return z
+
+
+class AutocastRegion(nn.Module):
+    def forward(self, x, w):
+        with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+            y = x @ w
+        return y.float() + 1
+
+
+class NamedTupleIO(nn.Module):
+    def forward(self, p: Point, scale):
+        return Point(x=p.x * scale, y=p.y + p.x)
+
+
+class ItemSizes(nn.Module):
+    """A size read from a tensor's value (an unbacked symbol with runtime asserts)."""
+    def forward(self, x, n):
+        k = n.item()
+        torch._check_is_size(k)
+        torch._check(k <= x.shape[0])
+        return x[:k] * 2, torch.zeros(k, 2)
+
+
+class InterpolateScale(nn.Module):
+    """interpolate with a scale factor on a dynamic size: sizes like TruncToInt(2.5*s0)."""
+    def forward(self, x):
+        return F.interpolate(x, scale_factor=2.5, mode="nearest")
+
+
+class DynamicArithmetic(nn.Module):
+    def forward(self, x):
+        n = x.shape[0]
+        return x.reshape(n // 2, -1) * (n % 3), x.new_ones(max(n - 3, 1))
+
+
+def models():
+    M = {}
+    tol = (1e-5, 1e-6)
+
+    def wl():
+        x = torch.tensor([0.5, 0.25, 1.0])
+        return WhileLoop(), (x, torch.tensor([20.0])), {}, None, [
+            ("three_steps", (x, torch.tensor([20.0])), {}),
+            ("no_step", (x, torch.tensor([0.5])), {}),
+            ("many_steps", (torch.tensor([1e-3, 2e-3, 1e-3]), torch.tensor([100.0])), {})], tol, \
+            "torch._higher_order_ops.while_loop with a data-dependent trip count and a carried counter"
+    M["hop_while_loop"] = wl
+
+    def mp():
+        xs, y = R(4, 3), R(3)
+        return MapOverRows(), (xs, y), {}, None, [("default", (xs, y), {}), ("other", (R(4, 3), R(3)), {})], tol, \
+            "functorch control_flow.map over the rows of xs with a shared extra argument"
+    M["hop_map"] = mp
+
+    def nc():
+        x = R(5)
+        return NestedCond(), (x,), {}, None, [
+            ("pos_pos", (torch.tensor([1.0, 2, 3, 4, 5]),), {}),
+            ("neg", (torch.tensor([-1.0, -2, 3, -4, -5]),), {}),
+            ("pos_mean_neg", (torch.tensor([5.0, -1, -1, -1, -1.5]),), {})], tol, "torch.cond inside a torch.cond branch"
+    M["hop_nested_cond"] = nc
+
+    def cb():
+        return CondReadsBuffer(), (R(3),), {}, None, [
+            ("pos", (torch.tensor([1.0, 2, 3]),), {}), ("neg", (torch.tensor([-1.0, -2, -3]),), {})], tol, \
+            "torch.cond whose branches read a buffer (lifted into the branch operands)"
+    M["hop_cond_buffer"] = cb
+
+    def gr():
+        torch.manual_seed(1)
+        return GradRegions().eval(), (R(2, 4),), {}, None, [("default", (R(2, 4),), {})], tol, \
+            "no_grad / enable_grad regions (wrap_with_set_grad_enabled in TRAINING IR)"
+    M["hop_grad_regions"] = gr
+
+    def ac():
+        return AutocastRegion(), (R(3, 4), R(4, 2)), {}, None, [("default", (R(3, 4), R(4, 2)), {})], (2e-2, 2e-2), \
+            "an autocast region to bfloat16 (wrap_with_autocast in TRAINING IR)"
+    M["hop_autocast"] = ac
+
+    def nt():
+        p = Point(R(3), R(3))
+        return NamedTupleIO(), (p, R(3)), {}, None, [
+            ("default", (p, R(3)), {}),
+            ("other", (Point(R(3), R(3)), R(3)), {})], tol, \
+            "a namedtuple input and output; the archive's example inputs pickle __main__.Point"
+    M["pytree_namedtuple"] = nt
+
+    def it():
+        x = R(6, 2)
+        return ItemSizes(), (x, torch.tensor(4)), {}, None, [
+            ("four", (x, torch.tensor(4)), {}), ("zero", (x, torch.tensor(0)), {}), ("six", (x, torch.tensor(6)), {}),
+            ("too_many", (x, torch.tensor(7)), {}, True)], tol, \
+            "item() feeding sizes: an unbacked symbol with torch._check runtime asserts"
+    M["data_item_sizes"] = it
+
+    # A dataclass pytree is left out: the cases format (gen_fixtures.enc) has
+    # no encoding for dataclass values yet.
+
+    def ip():
+        x = R(1, 2, 4, 6)
+        return InterpolateScale(), (x,), {}, {"x": {2: Dim("h", min=2, max=64), 3: Dim("w", min=2, max=64)}}, [
+            ("4x6", (x,), {}), ("5x7", (R(1, 2, 5, 7),), {}), ("3x3", (R(1, 2, 3, 3),), {})], tol, \
+            "F.interpolate with scale_factor 2.5 on dynamic sizes (TruncToInt, ToFloat, Float in size expressions)"
+    M["sym_interpolate_scale"] = ip
+
+    def da():
+        x = R(8, 3)
+        return DynamicArithmetic(), (x,), {}, {"x": {0: Dim("n", min=4, max=64) * 2}}, [
+            ("8", (x,), {}), ("14", (R(14, 3),), {}), ("30", (R(30, 3),), {})], tol, \
+            "floor division, modulo and max of a dynamic size"
+    M["sym_arithmetic"] = da
+    return M
+
+
+# Programs that torch 2.6 cannot run once read back from its own file (a
+# reloaded while_loop gets its carried inputs as a list and rejects them):
+# their expected values come from the exported program itself, before saving.
+RUN_BEFORE_SAVING = {"hop_while_loop"}
+
+
+class _ResultsBeforeSaving:
+    """Within this block torch.export.load returns the program that was
+    saved to that path in the same block, instead of reading the file."""
+    def __enter__(self):
+        self.saved, self.save, self.load = {}, torch.export.save, torch.export.load
+
+        def save(ep, path, *a, **k):
+            self.saved[path] = ep
+            return self.save(ep, path, *a, **k)
+        torch.export.save = save
+        torch.export.load = lambda path, *a, **k: self.saved[path]
+        return self
+
+    def __exit__(self, *exc):
+        torch.export.save, torch.export.load = self.save, self.load
+
+
+def export_training_only(name, builder, outdir):
+    """For programs whose Core ATen form torch itself cannot save: the
+    TRAINING program and its cases only."""
+    import json
+    import os
+    m, args, kwargs, ds, cases, tol, desc = builder()
+    d = os.path.join(outdir, name)
+    os.makedirs(d, exist_ok=True)
+    for f in ("model.core.pt2", "cases.core.json", "meta.core.json", "model.onnx"):
+        if os.path.exists(os.path.join(d, f)):
+            os.remove(os.path.join(d, f))
+    ep = torch.export.export(m, args, kwargs, dynamic_shapes=ds)
+    torch.export.save(ep, os.path.join(d, "model.pt2"))
+    with torch.no_grad():
+        cs = gf.run_cases(torch.export.load(os.path.join(d, "model.pt2")), cases, tol)
+    with open(os.path.join(d, "cases.json"), "w") as fh:
+        json.dump({"format": "pt2web-cases/1", "model": "model.pt2", "torch_version": torch.__version__.split("+")[0],
+                   "strict_export": True, "description": desc + " (torch 2.6 cannot save its Core ATen form)",
+                   "cases": cs}, fh, indent=1)
+    with open(os.path.join(d, "meta.json"), "w") as fh:
+        json.dump(gf.meta_json(ep), fh, indent=1)
+    print(f"{name}: ok (TRAINING only)", file=sys.stderr)
+
+
+def main():
+    outdir = sys.argv[1]
+    only = set(sys.argv[2:])
+    for name, builder in models().items():
+        if only and name not in only:
+            continue
+        try:
+            if name in RUN_BEFORE_SAVING:
+                with _ResultsBeforeSaving():
+                    gf.export_one(name, builder, outdir)
+            else:
+                gf.export_one(name, builder, outdir)
+        except Exception:  # noqa: BLE001
+            import traceback
+            traceback.print_exc()
+            try:
+                export_training_only(name, builder, outdir)
+            except Exception:  # noqa: BLE001
+                print(f"{name}: FAILED", file=sys.stderr)
+                traceback.print_exc()
+
+
+if __name__ == "__main__":
+    main()
