@@ -14,6 +14,7 @@ EMSCRIPTEN_BINDINGS(pt2web) {
       .function("runProfiled", &ProgramBinding::run_profiled)
       .function("memory", &ProgramBinding::memory)
       .function("exampleInputs", &ProgramBinding::example_inputs)
+      .function("randomInputs", &ProgramBinding::random_inputs)
       .function("stateDict", &ProgramBinding::state_dict)
       .function("resetState", &ProgramBinding::reset_state)
       .function("toString", &ProgramBinding::printed)

@@ -2,16 +2,12 @@
 
 #include <malloc.h>
 
-#include <algorithm>
-#include <map>
+#include <cmath>
 
-#include "io/pt2_loader.h"
 #include "js_result.h"
 #include "js_tensor.h"
 #include "js_values.h"
 #include "kernels/parallel/thread_pool.h"
-#include "ops/registry.h"
-#include "program/describe.h"
 #include "util/error.h"
 
 namespace pt2web::js {
@@ -20,171 +16,81 @@ using emscripten::val;
 
 namespace {
 
-std::string description_text(const ExportedProgram& program, const ArchiveLayout& layout) {
-  // Replace invalid UTF-8 (it could only come from a malformed file) rather than fail.
-  return describe_program(program, &layout).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+// Invalid UTF-8 (it could only come from a malformed file) is replaced rather than failing.
+val json_text(const nlohmann::json& description) {
+  return val(description.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-// An in-place ATen overload: the operator name ends in '_' ("aten::add_.Tensor").
-bool is_in_place(const std::string& target) {
-  std::string qualified = qualified_op_name(target);  // "aten::add_.Tensor"
-  size_t separator = qualified.find("::");
-  size_t begin = separator == std::string::npos ? 0 : separator + 2;
-  size_t end = qualified.find('.', begin);
-  std::string name = qualified.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-  return !name.empty() && name.back() == '_';
-}
-
-bool graph_mutates_in_place(const Graph& graph) {
-  for (const auto& node : graph.nodes) {
-    if (is_in_place(node.target)) return true;
-    for (const auto& in : node.inputs)
-      if (in.arg.kind == Argument::Kind::Graph && in.arg.graph && graph_mutates_in_place(*in.arg.graph))
-        return true;
+val profile_to_js(const std::vector<OperatorTime>& profile) {
+  val out = val::array();
+  for (size_t i = 0; i < profile.size(); ++i) {
+    val row = val::object();
+    row.set("target", profile[i].target);
+    row.set("calls", profile[i].calls);
+    row.set("ms", profile[i].ms);
+    out.set(i, row);
   }
-  return false;
+  return out;
 }
-
-// Whether running may change the caller's input tensors: functional graphs
-// say so with USER_INPUT_MUTATION outputs; TRAINING graphs mutate in place.
-bool may_mutate_inputs(const ExportedProgram& program) {
-  return !program.signature.user_inputs_to_mutate().empty() || graph_mutates_in_place(program.graph);
-}
-
-// "torch.ops.aten.batch_norm.default" -> "batch_norm".
-std::string short_target(const std::string& target) {
-  std::string name = target;
-  const std::string prefix = "torch.ops.aten.";
-  if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
-  const size_t dot = name.find('.');
-  return dot == std::string::npos ? name : name.substr(0, dot);
-}
-
-// Sums node times per operator target.
-class OperatorProfile : public NodeObserver {
- public:
-  void node_finished(const PreparedNode& node, double milliseconds) override {
-    // A fused node is listed under every target it computes: "conv2d + batch_norm + hardtanh_".
-    std::string target = node.node->target;
-    for (const Node* fused : node.fused) target += " + " + short_target(fused->target);
-    Entry& entry = by_target_[target];
-    entry.calls += 1;
-    entry.ms += milliseconds;
-  }
-
-  val to_js() const {
-    std::vector<std::pair<std::string, Entry>> rows(by_target_.begin(), by_target_.end());
-    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.ms > b.second.ms; });
-    val out = val::array();
-    for (size_t i = 0; i < rows.size(); ++i) {
-      val row = val::object();
-      row.set("target", rows[i].first);
-      row.set("calls", rows[i].second.calls);
-      row.set("ms", rows[i].second.ms);
-      out.set(i, row);
-    }
-    return out;
-  }
-
- private:
-  struct Entry {
-    int calls = 0;
-    double ms = 0;
-  };
-  std::map<std::string, Entry> by_target_;
-};
-
-// Detaches the observer however the run ends.
-class ObserverScope {
- public:
-  ObserverScope(Session& session, NodeObserver* observer) : session_(session) { session_.set_observer(observer); }
-  ~ObserverScope() { session_.set_observer(nullptr); }
-  ObserverScope(const ObserverScope&) = delete;
-  ObserverScope& operator=(const ObserverScope&) = delete;
-
- private:
-  Session& session_;
-};
 
 }  // namespace
 
-const Session& ProgramBinding::session() const {
-  if (!session_) fail(ErrorCode::BadInput, "the program is not loaded (or was disposed)");
-  return *session_;
+const LoadedProgram& ProgramBinding::program() const {
+  if (!program_) fail(ErrorCode::BadInput, "the program is not loaded (or was disposed)");
+  return *program_;
 }
 
-Session& ProgramBinding::session() {
-  return const_cast<Session&>(static_cast<const ProgramBinding*>(this)->session());
+LoadedProgram& ProgramBinding::program() {
+  return const_cast<LoadedProgram&>(static_cast<const ProgramBinding*>(this)->program());
 }
 
 val ProgramBinding::load(const val& bytes, const std::string& label) {
   return guarded([&] {
-    ArchiveLayout layout;
-    ExportedProgram program = load_pt2(bytes_from_js(bytes), label, &layout);
-    verify_program(program);
-    std::string description = description_text(program, layout);
-    bool mutates = may_mutate_inputs(program);
-    session_ = std::make_unique<Session>(std::move(program));
-    description_ = std::move(description);
-    mutates_inputs_ = mutates;
+    program_ = std::make_unique<LoadedProgram>(bytes_from_js(bytes), label);
     return val::undefined();
   });
 }
 
-val ProgramBinding::describe() const {
-  return guarded([&] {
-    session();
-    return val(description_);
-  });
+val ProgramBinding::describe(bool printed) const {
+  return guarded([&] { return json_text(program().describe({printed})); });
 }
 
-val ProgramBinding::run_session(const val& args, const val& kwargs) {
-  parallel::ScopedThreadCount threads(threads_);
-  parallel::wake_workers();  // they wake while the inputs are converted
-  Session& s = session();
-  InputConverter inputs(s.program().call_signature().in_spec);
+val ProgramBinding::run_converted(const val& args, const val& kwargs, bool profiled) {
+  LoadedProgram& p = program();
+  InputConverter inputs(p.program().call_signature().in_spec);
   PyValue py_args = inputs.args(args);
   PyValue py_kwargs = inputs.kwargs(kwargs);
-  PyValue outputs = s.run(py_args, py_kwargs);
-  if (mutates_inputs_) inputs.write_back();
-  return to_js(outputs);
+  ProfiledRun result;
+  if (profiled) result = p.run_profiled(py_args, py_kwargs);
+  else result.outputs = p.run(py_args, py_kwargs);
+  if (p.may_mutate_inputs()) inputs.write_back();
+  if (!profiled) return to_js(result.outputs);
+  val out = val::object();
+  out.set("outputs", to_js(result.outputs));
+  out.set("profile", profile_to_js(result.profile));
+  return out;
+}
+
+val ProgramBinding::run(const val& args, const val& kwargs) {
+  return guarded([&] { return run_converted(args, kwargs, false); });
+}
+
+val ProgramBinding::run_profiled(const val& args, const val& kwargs) {
+  return guarded([&] { return run_converted(args, kwargs, true); });
 }
 
 val ProgramBinding::set_threads(int threads) {
-  return guarded([&] {
-    if (threads < 1) fail(ErrorCode::BadInput, "threads must be a whole number of at least 1, got ", threads);
-    threads_ = parallel::threads_supported() ? threads : 1;
-    return val(threads_);
-  });
+  return guarded([&] { return val(program().set_threads(threads)); });
 }
 
 bool threads_supported() { return parallel::threads_supported(); }
 
-val ProgramBinding::run(const val& args, const val& kwargs) {
-  return guarded([&] { return run_session(args, kwargs); });
-}
-
-val ProgramBinding::run_profiled(const val& args, const val& kwargs) {
-  return guarded([&] {
-    OperatorProfile profile;
-    val outputs = val::undefined();
-    {
-      ObserverScope scope(session(), &profile);
-      outputs = run_session(args, kwargs);
-    }
-    val result = val::object();
-    result.set("outputs", outputs);
-    result.set("profile", profile.to_js());
-    return result;
-  });
-}
-
 val ProgramBinding::memory() const {
   return guarded([&] {
-    const Session& s = session();
+    const MemoryStats stats = program().memory();
     val result = val::object();
-    result.set("plannedBytes", static_cast<double>(s.planned_bytes()));
-    result.set("unplannedBytes", static_cast<double>(s.unplanned_bytes()));
+    result.set("plannedBytes", static_cast<double>(stats.planned_bytes));
+    result.set("unplannedBytes", static_cast<double>(stats.unplanned_bytes));
     return result;
   });
 }
@@ -193,7 +99,7 @@ val ProgramBinding::state_dict() const {
   return guarded([&] {
     val out = val::array();
     size_t i = 0;
-    for (const auto& [name, tensor] : session().state_dict()) {
+    for (const auto& [name, tensor] : program().state_dict()) {
       val pair = val::array();
       pair.set(0, name);
       pair.set(1, tensor_to_js(tensor));
@@ -205,34 +111,32 @@ val ProgramBinding::state_dict() const {
 
 val ProgramBinding::reset_state() {
   return guarded([&] {
-    session().reset_state();
+    program().reset_state();
     return val::undefined();
   });
 }
 
 val ProgramBinding::example_inputs() const {
   return guarded([&] {
-    const auto& program = session().program();
-    if (!program.example_inputs) {
-      if (program.example_inputs_unavailable.empty()) return val::null();
-      fail(ErrorCode::Unsupported, "the archive's example inputs cannot be read (the program itself loads and runs): ",
-           program.example_inputs_unavailable);
-    }
-    return to_js(*program.example_inputs);
+    const PyValue* example = program().example_inputs();
+    return example ? to_js(*example) : val::null();
+  });
+}
+
+val ProgramBinding::random_inputs(double seed) const {
+  return guarded([&] {
+    if (!(seed >= 0 && seed <= 4294967295.0) || std::floor(seed) != seed)
+      fail(ErrorCode::BadInput, "seed must be a whole number from 0 to 2^32-1, got ", seed);
+    return to_js(program().random_inputs(static_cast<uint32_t>(seed)));
   });
 }
 
 val ProgramBinding::printed() const {
-  return guarded([&] { return val(print_program(session().program())); });
+  return guarded([&] { return val(program().printed()); });
 }
 
 val inspect_archive(const val& bytes, const std::string& label) {
-  return guarded([&] {
-    ArchiveLayout layout;
-    ExportedProgram program = load_pt2(bytes_from_js(bytes), label, &layout);
-    verify_program(program);
-    return val(description_text(program, layout));
-  });
+  return guarded([&] { return json_text(pt2web::inspect_archive(bytes_from_js(bytes), label, {true})); });
 }
 
 val heap_stats() {

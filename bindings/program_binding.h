@@ -1,9 +1,10 @@
-// ProgramBinding: the object behind JS `Program`: one loaded Session plus
-// the JSON description of its program. Every method returns a result object
-// (js_result.h); none throws into JavaScript.
+// ProgramBinding: the object behind JS `Program`. Conversions only: it turns
+// JS values into core values, calls the program's one door
+// (runtime/loaded_program.h) and turns results back. Every method returns a
+// result object (js_result.h); none throws into JavaScript.
 //
 // Ownership: the program bytes are copied out of the JS heap once, into a
-// vector shared by the Session's tensors (weights borrow it). JS must call
+// vector shared by the program's tensors (weights borrow it). JS must call
 // delete() (npm's Program.dispose()) to free it.
 #pragma once
 
@@ -12,26 +13,25 @@
 #include <memory>
 #include <string>
 
-#include "runtime/session.h"
+#include "runtime/loaded_program.h"
 
 namespace pt2web::js {
 
 class ProgramBinding {
  public:
-  // Loads, verifies and prepares the program; label names it in errors.
-  // Result value: undefined. Fails with UNSUPPORTED listing missing operators.
+  // LoadedProgram's constructor; label names it in errors. Result value:
+  // undefined. Fails with UNSUPPORTED listing missing operators.
   emscripten::val load(const emscripten::val& bytes, const std::string& label);
-  // Result value: the describe_program() JSON text.
-  emscripten::val describe() const;
+  // Result value: the description (runtime/describe.h) as JSON text; with
+  // the printed program when `printed` is true.
+  emscripten::val describe(bool printed) const;
   // args: a JS array; kwargs: a plain object. Result value: the outputs.
+  // Input tensors the program mutates are written back into their arrays.
   emscripten::val run(const emscripten::val& args, const emscripten::val& kwargs);
   // Like run(), timing every node. Result value: {outputs, profile}, where
-  // profile lists {target, calls, ms} per operator, slowest first (a fused
-  // node counts under "conv2d.default + batch_norm + hardtanh_").
+  // profile lists {target, calls, ms} per operator, slowest first.
   emscripten::val run_profiled(const emscripten::val& args, const emscripten::val& kwargs);
-  // Result value: {plannedBytes, unplannedBytes} of the last run's activation
-  // memory (the arena, and what the same buffers take without reuse); zeros
-  // before the first run.
+  // Result value: {plannedBytes, unplannedBytes} (LoadedProgram::memory()).
   emscripten::val memory() const;
   // Result value: an array of [name, tensor] pairs in state-dict order.
   emscripten::val state_dict() const;
@@ -39,30 +39,27 @@ class ProgramBinding {
   // Result value: the archive's example inputs as [args, kwargs] (what
   // torch.export was given), or null when the archive holds none.
   emscripten::val example_inputs() const;
-  // Result value: print_program() text.
+  // Result value: random inputs of valid shapes as [args, kwargs]
+  // (runtime/random_inputs.h); seed: a whole number from 0 to 2^32-1.
+  emscripten::val random_inputs(double seed) const;
+  // Result value: the printed program.
   emscripten::val printed() const;
-  // Threads this program's runs may use (the caller's thread included);
-  // more than 1 takes effect only in the -pthread build. Result value: the
-  // count runs will use. Fails with BAD_INPUT for a count below 1.
+  // LoadedProgram::set_threads. Result value: the count runs will use.
   emscripten::val set_threads(int threads);
 
  private:
-  const Session& session() const;
-  emscripten::val run_session(const emscripten::val& args, const emscripten::val& kwargs);
-  Session& session();
+  const LoadedProgram& program() const;
+  LoadedProgram& program();
+  emscripten::val run_converted(const emscripten::val& args, const emscripten::val& kwargs, bool profiled);
 
-  std::unique_ptr<Session> session_;
-  std::string description_;
-  bool mutates_inputs_ = false;
-  int threads_ = 1;
+  std::unique_ptr<LoadedProgram> program_;
 };
 
 // Whether this build of the module can run threads (the -pthread build).
 bool threads_supported();
 
-// Loads and verifies a program and describes it without preparing it to run,
-// so programs with unsupported operators can still be inspected.
-// Result value: the describe_program() JSON text.
+// inspect_archive (runtime/loaded_program.h), printed program included.
+// Result value: the description as JSON text.
 emscripten::val inspect_archive(const emscripten::val& bytes, const std::string& label);
 
 // The module's heap: {inUse: bytes malloc has handed out and not taken back,

@@ -126,7 +126,12 @@ export type OutputDescription = (
   | { kind: 'tensor'; dtype: DType; shape: Array<number | string>; ranges: Record<string, Range> }
   | { kind: 'int' | 'float' | 'bool'; symbol?: string; ranges: Record<string, Range> }
   | { kind: 'constant'; type: string; value: number | string | boolean | null }
-) & { name: string; loss: boolean };
+) & {
+  /** Where the value sits in what run() returns, in Python's spelling: "[0]", "['logits']" ("" for a lone value). */
+  path: string;
+  name: string;
+  loss: boolean;
+};
 
 /** An operator the program uses. */
 export interface OperatorDescription {
@@ -166,6 +171,8 @@ export interface ProgramDescription {
   in_spec: string;
   out_spec: string;
   operators: OperatorDescription[];
+  /** The program printed in the spirit of Python's print(ep). */
+  printed?: string;
   [key: string]: unknown;
 }
 

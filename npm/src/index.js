@@ -69,7 +69,7 @@ export async function load(source, options = {}) {
   try {
     callNative(() => native.load(bytes, label));
     const used = callNative(() => native.setThreads(choice.threads));
-    return new Program(native, JSON.parse(callNative(() => native.describe())), used);
+    return new Program(native, used);
   } catch (error) {
     native.delete();
     throw error;

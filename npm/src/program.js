@@ -1,7 +1,8 @@
 // Program: a loaded .pt2 program, ready to run. Created by load().
 //
 // The description properties (inputs, outputs, signature, rangeConstraints,
-// dialect, operators) come from the describe JSON (src/program/describe.h).
+// dialect, operators) come from the core's description
+// (src/runtime/describe.h), made on first use, not at load.
 //
 // Ownership: a Program owns its native session (weights, state, activation
 // arena) in the wasm heap. dispose() (or `using program = await load(...)`,
@@ -18,13 +19,13 @@ const finalizer =
 
 export class Program {
   #native;
+  #summary; // the description without the printed program
   #description;
   #threads;
 
   /** @internal use load() */
-  constructor(native, description, threads = 1) {
+  constructor(native, threads = 1) {
     this.#native = native;
-    this.#description = description;
     this.#threads = threads;
     finalizer?.register(this, native, this);
   }
@@ -37,24 +38,25 @@ export class Program {
     return this.#threads;
   }
 
-  /** The full description (what `pt2web info` prints). */
+  /** The full description (what `pt2web info` prints), the printed program included. */
   get description() {
+    this.#description ??= { ...this.#describe(), printed: this.toString() };
     return this.#description;
   }
 
   /** User inputs in call order: {path, name, kind, dtype, shape, ranges} or {kind: 'constant', value}. */
   get inputs() {
-    return this.#description.inputs;
+    return this.#describe().inputs;
   }
 
-  /** User outputs: {name, kind, dtype, shape}. */
+  /** User outputs in flatten order: {path, name, kind, dtype, shape}; path like "[0]" or "['logits']". */
   get outputs() {
-    return this.#description.outputs;
+    return this.#describe().outputs;
   }
 
   /** The graph signature: input_specs, output_specs and torch's derived views. */
   get signature() {
-    return this.#description.signature;
+    return this.#describe().signature;
   }
 
   /**
@@ -62,17 +64,17 @@ export class Program {
    * unbounded), e.g. {s0: [1, 512]}.
    */
   get rangeConstraints() {
-    return this.#description.range_constraints;
+    return this.#describe().range_constraints;
   }
 
   /** "TRAINING" (torch.export's default) or "ATEN" (after run_decompositions()). */
   get dialect() {
-    return this.#description.dialect;
+    return this.#describe().dialect;
   }
 
   /** Every operator the program uses: {target, count, supported}. */
   get operators() {
-    return this.#description.operators;
+    return this.#describe().operators;
   }
 
   /**
@@ -106,6 +108,18 @@ export class Program {
     const example = callNative(() => native.exampleInputs());
     if (example === null) return null;
     const [args, kwargs] = fromNative(example);
+    return { args, kwargs };
+  }
+
+  /**
+   * @internal use sampleInputs(program, {random: true, seed}).
+   * Random inputs of valid shapes, made by the core from the signature
+   * (src/runtime/random_inputs.h), as {args, kwargs}.
+   * @param {number} seed taken as a 32-bit unsigned integer; the same seed gives the same inputs
+   */
+  randomInputs(seed = 0) {
+    const native = this.#alive();
+    const [args, kwargs] = fromNative(callNative(() => native.randomInputs(seed >>> 0)));
     return { args, kwargs };
   }
 
@@ -154,6 +168,14 @@ export class Program {
   /** True once dispose() was called. */
   get disposed() {
     return this.#native === null;
+  }
+
+  #describe() {
+    if (!this.#summary) {
+      const native = this.#alive();
+      this.#summary = JSON.parse(callNative(() => native.describe(false)));
+    }
+    return this.#summary;
   }
 
   #alive() {

@@ -1,6 +1,5 @@
 #include "runtime/session.h"
 
-#include "io/pt2_loader.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -146,12 +145,6 @@ void Session::set_buffer(const std::string& name, const Tensor& value) {
 
 void Session::reset_state() {
   for (auto& [name, tensor] : buffers_) tensor.copy_from(initial_buffers_.at(name));
-}
-
-std::unique_ptr<Session> load_session(Bytes bytes, const std::string& label) {
-  ExportedProgram program = load_pt2(std::move(bytes), label);
-  verify_program(program);
-  return std::make_unique<Session>(std::move(program));
 }
 
 }  // namespace pt2web

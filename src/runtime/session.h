@@ -19,7 +19,6 @@
 #include <string>
 #include <vector>
 
-#include "util/bytes.h"
 #include "program/exported_program.h"
 #include "runtime/executor.h"
 #include "runtime/input_binding.h"
@@ -71,8 +70,5 @@ class Session {
   size_t arena_bytes_ = 0;
   const MemoryPlan* last_plan_ = nullptr;
 };
-
-// Loads, verifies and prepares a program from .pt2 bytes.
-std::unique_ptr<Session> load_session(Bytes bytes, const std::string& label);
 
 }  // namespace pt2web

@@ -29,6 +29,21 @@ test('load() describes the program', async () => {
   }
 });
 
+test('outputs have paths into what run() returns, and the description prints the program', async () => {
+  const program = await load(join(FIXTURES, 'pytree_io', 'model.pt2'));
+  try {
+    // torch's out_spec: (dict {a, rest: [*, (*, *)]}, *)
+    const paths = program.outputs.map((o) => o.path);
+    assert.deepEqual(paths, ["[0]['a']", "[0]['rest'][0]", "[0]['rest'][1][0]", "[0]['rest'][1][1]", '[1]']);
+    const out = program.run(...Object.values(program.exampleInputs()));
+    assert.ok(out[0].rest[1][1] instanceof Tensor && out[1] instanceof Tensor);
+    assert.equal(program.description.printed, program.toString());
+    assert.equal(program.description, program.description, 'made once');
+  } finally {
+    program.dispose();
+  }
+});
+
 test('load() accepts bytes and ArrayBuffers', async () => {
   const bytes = readFileSync(MLP);
   const fromView = await load(new Uint8Array(bytes));

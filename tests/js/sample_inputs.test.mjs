@@ -1,15 +1,14 @@
 // sampleInputs(): the archive's example inputs when present; otherwise
 // random inputs of valid shapes, which every fixture program must accept
 // (its input checks are torch's), with one value per symbol inside its
-// range, reproducible by seed. Also the building blocks on synthetic input
-// descriptions: size expressions, pytree paths, constants.
+// range, reproducible by seed. The core makes them (src/runtime/random_inputs.h;
+// its rules are tested in tests/unit/loaded_program_test.cpp).
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { BadInputError, Tensor, load, sampleInputs } from '../../npm/src/index.js';
-import { randomInputs } from '../../npm/src/sample_inputs.js';
+import { load, sampleInputs } from '../../npm/src/index.js';
 import { FIXTURES, fixtureNames } from './helpers.mjs';
 
 for (const fixture of fixtureNames()) {
@@ -60,36 +59,4 @@ test('random sizes stay inside the ranges, prefer small values, and repeat by se
   } finally {
     program.dispose();
   }
-});
-
-test('randomInputs: one value per symbol, expressions, paths, constants and dtypes', () => {
-  const inputs = [
-    { path: '*args[0]', kind: 'tensor', dtype: 'float32', shape: ['s0', 3], ranges: { s0: [2, 100] } },
-    { path: "*args[1]['ids']", kind: 'tensor', dtype: 'int64', shape: ['2*s0 + 1'], ranges: { s0: [2, 100] } },
-    { path: "*args[1]['mask']", kind: 'tensor', dtype: 'bool', shape: ['s0'], ranges: { s0: [2, 100] } },
-    { path: '*args[3][1]', kind: 'tensor', dtype: 'float16', shape: [4], ranges: {} },
-    { path: "**kwargs['scale']", kind: 'constant', type: 'float', value: 2 },
-    { path: "**kwargs['flag']", kind: 'constant', type: 'bool', value: true },
-    { path: "**kwargs['n']", kind: 'int', symbol: 's0', ranges: { s0: [2, 100] } },
-  ];
-  const { args, kwargs } = randomInputs(inputs, { seed: 3 });
-  const n = args[0].shape[0];
-  assert.ok(n >= 2 && n <= 8);
-  assert.deepEqual(args[1].ids.shape, [2 * n + 1]);
-  assert.ok(args[1].ids.data instanceof BigInt64Array && args[1].ids.toArray().every((v) => v >= 0n && v <= 3n));
-  assert.deepEqual(args[1].mask.shape, [n]);
-  assert.equal(args[2], null, 'a position no input reaches is None');
-  assert.deepEqual(args[3][0], null);
-  assert.ok(args[3][1] instanceof Tensor && args[3][1].toArray().every((v) => v >= -1 && v < 1));
-  assert.deepEqual(kwargs.scale, { float: 2 }, 'an integral float constant keeps its float tag');
-  assert.equal(kwargs.flag, true);
-  assert.equal(kwargs.n, n);
-});
-
-test('randomInputs: unreadable paths and sizes are BAD_INPUT naming them', () => {
-  const tensor = (path, shape) => [{ path, kind: 'tensor', dtype: 'float32', shape, ranges: {} }];
-  assert.throws(() => randomInputs(tensor('args[0]', [1])), (e) => e instanceof BadInputError && /args\[0\]/.test(e.message));
-  assert.throws(() => randomInputs(tensor('*args[0].field', [1])), (e) => e instanceof BadInputError && /\.field/.test(e.message));
-  assert.throws(() => randomInputs(tensor('*args[0]', ['s9'])), (e) => e instanceof BadInputError && /s9/.test(e.message));
-  assert.throws(() => randomInputs(tensor('*args[0]', ['s0 ** 2'])), (e) => e instanceof BadInputError && /s0 \*\* 2/.test(e.message));
 });

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "cases.h"
-#include "runtime/session.h"
+#include "runtime/loaded_program.h"
 #include "util/error.h"
 
 namespace pt2web::testing {
@@ -18,9 +18,9 @@ int FixtureResult::failed() const { return static_cast<int>(cases.size()) - pass
 
 namespace {
 
-std::string check_state(const Session& session, const Case& c) {
+std::string check_state(const LoadedProgram& program, const Case& c) {
   PyValue state = PyValue::dict();
-  for (auto& [name, t] : session.state_dict()) state.set(PyValue::from_str(name), PyValue::from_tensor(t));
+  for (auto& [name, t] : program.state_dict()) state.set(PyValue::from_str(name), PyValue::from_tensor(t));
   for (size_t k = 0; k < c.state_after.keys.size(); ++k) {
     const std::string& name = c.state_after.keys[k].s;
     const PyValue* got = state.get(name);
@@ -31,18 +31,19 @@ std::string check_state(const Session& session, const Case& c) {
   return "";
 }
 
-CaseResult run_case(Session& session, const Case& c) {
+CaseResult run_case(LoadedProgram& program, const Case& c) {
   CaseResult result;
   result.name = c.name;
   double max_error = 0;
   try {
-    PyValue out = session.run(c.args, c.kwargs);
+    PyValue out = program.run(c.args, c.kwargs);
+    result.output = out;
     if (c.expects_error) {
       result.detail = "ran, but torch rejected this input: " + c.error_message;
       return result;
     }
     std::string r = compare(out, c.expected, c.rtol, c.atol, &max_error);
-    if (r.empty() && c.has_state_after) r = check_state(session, c);
+    if (r.empty() && c.has_state_after) r = check_state(program, c);
     if (r.empty() && c.has_args_after) r = compare(c.args, c.args_after, c.rtol, c.atol, nullptr, "args_after");
     if (r.empty() && c.has_args_after) r = compare(c.kwargs, c.kwargs_after, c.rtol, c.atol, nullptr, "kwargs_after");
     result.passed = r.empty();
@@ -56,20 +57,21 @@ CaseResult run_case(Session& session, const Case& c) {
 
 }  // namespace
 
-FixtureResult run_fixture(const std::string& dir, bool core) {
+FixtureResult run_fixture(const std::string& dir, bool core, int threads) {
   FixtureResult result;
   std::string model = dir + (core ? "/model.core.pt2" : "/model.pt2");
-  std::unique_ptr<Session> session;
+  std::unique_ptr<LoadedProgram> program;
   try {
     auto bytes = std::make_shared<const std::vector<uint8_t>>(read_file(model));
-    session = load_session(bytes, model);
+    program = std::make_unique<LoadedProgram>(bytes, model);
+    program->set_threads(threads);
     result.loaded = true;
   } catch (const std::exception& e) {
     result.load_error = e.what();
     return result;
   }
   for (const Case& c : read_cases(dir + (core ? "/cases.core.json" : "/cases.json")))
-    result.cases.push_back(run_case(*session, c));
+    result.cases.push_back(run_case(*program, c));
   return result;
 }
 

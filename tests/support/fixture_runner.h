@@ -1,10 +1,13 @@
 // Runs a fixture folder's cases in order on one loaded program, as the
 // fixtures' README prescribes, and reports one line per case. Shared by the
-// Catch2 fixture test and the native development driver.
+// Catch2 fixture test and the native development driver; both enter through
+// LoadedProgram, like the JavaScript binding.
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "program/py_value.h"
 
 namespace pt2web::testing {
 
@@ -12,6 +15,7 @@ struct CaseResult {
   std::string name;
   bool passed = false;
   std::string detail;  // max error, the rejection message, or what went wrong
+  PyValue output;      // what the program returned (None when it threw)
 };
 
 struct FixtureResult {
@@ -22,6 +26,7 @@ struct FixtureResult {
   int failed() const;
 };
 
-FixtureResult run_fixture(const std::string& dir, bool core);
+// `threads`: the program's thread count (LoadedProgram::set_threads).
+FixtureResult run_fixture(const std::string& dir, bool core, int threads = 1);
 
 }  // namespace pt2web::testing

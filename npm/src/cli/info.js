@@ -1,5 +1,5 @@
 // `pt2web info MODEL.pt2 [--json]`: a readable summary of a program's
-// description (src/program/describe.h). Works for programs pt2web cannot run
+// description (src/runtime/describe.h). Works for programs pt2web cannot run
 // (unsupported operators are listed, not rejected). For programs it can run,
 // it also runs them once (on the archive's example inputs, or random inputs
 // of valid shapes) to report the planned activation memory.

@@ -48,6 +48,9 @@ struct Job {
 
 thread_local bool inside_task = false;
 
+// The calling thread's ThreadBudget count (1 outside any).
+thread_local int budget = 1;
+
 // Claims and runs tasks of `job` until none are left.
 void work_on(Job& job) {
   inside_task = true;
@@ -75,8 +78,6 @@ class Pool {
     for (auto& worker : workers_) worker.join();
   }
 
-  int threads() const { return threads_.load(std::memory_order_relaxed); }
-
   // Gets sleeping workers polling again, ahead of parallel work.
   void wake() {
     if (sleepers_.load() == 0) return;
@@ -85,19 +86,18 @@ class Pool {
     wake_.notify_all();
   }
 
-  void set_threads(int threads) {
-    std::lock_guard<std::mutex> lock(run_mutex_);
-    threads = std::min(threads, kMaxThreads);
-    while (static_cast<int>(workers_.size()) < threads - 1) {
+  // Starts workers until there are at least `count`.
+  void ensure_workers(int count) {
+    std::lock_guard<std::mutex> lock(grow_mutex_);
+    while (static_cast<int>(workers_.size()) < count) {
       const int index = static_cast<int>(workers_.size());
       workers_.emplace_back([this, index] { worker_loop(index); });
     }
-    threads_.store(threads, std::memory_order_relaxed);
   }
 
-  // Runs the tasks with the workers; serially when another thread is
-  // already running a job (the pool serves one caller at a time).
-  void run(int64_t tasks, void (*task)(void*, int64_t), void* context) {
+  // Runs the tasks with the caller and up to `helpers` workers; serially when
+  // another thread is already running a job (the pool serves one caller at a time).
+  void run(int64_t tasks, int helpers, void (*task)(void*, int64_t), void* context) {
     std::unique_lock<std::mutex> running(run_mutex_, std::try_to_lock);
     if (!running.owns_lock()) {
       for (int64_t i = 0; i < tasks; ++i) task(context, i);
@@ -106,7 +106,7 @@ class Pool {
     Job job;
     job.id = ++last_id_;
     job.tasks = tasks;
-    job.helpers = threads() - 1;
+    job.helpers = helpers;
     job.task = task;
     job.context = context;
     current_.store(&job);
@@ -176,15 +176,15 @@ class Pool {
   // the serial work between two parallel kernels of one run.
   static constexpr std::chrono::microseconds kSpinTime{2000};
 
-  std::vector<std::thread> workers_;
-  std::atomic<int> threads_{1};
+  std::vector<std::thread> workers_;  // appended under grow_mutex_
   std::atomic<Job*> current_{nullptr};
   std::atomic<uint64_t> published_id_{0};  // the current job's id, 0 when none
   std::atomic<int> entering_{0};
   std::atomic<int> sleepers_{0};
   std::atomic<uint64_t> alarms_{0};  // bumped by wake() to get sleepers spinning
   uint64_t last_id_ = 0;
-  std::mutex run_mutex_;  // held by the thread running a job, and by set_threads
+  std::mutex run_mutex_;   // held by the thread running a job
+  std::mutex grow_mutex_;  // held while workers are started
   std::mutex mutex_;      // guards sleeping and stopping_
   std::condition_variable wake_;
   bool stopping_ = false;
@@ -199,24 +199,26 @@ Pool& pool() {
 
 bool threads_supported() { return true; }
 
-int thread_count() { return pool().threads(); }
+int thread_count() { return budget; }
 
-void set_thread_count(int threads) {
+ThreadBudget::ThreadBudget(int threads) : previous_(budget) {
   check_count(threads);
-  pool().set_threads(threads);
+  budget = std::min(threads, kMaxThreads);
+  if (budget > 1) {
+    pool().ensure_workers(budget - 1);
+    pool().wake();
+  }
 }
 
-void wake_workers() {
-  if (thread_count() > 1) pool().wake();
-}
+ThreadBudget::~ThreadBudget() { budget = previous_; }
 
 void run_task_function(int64_t tasks, void (*task)(void*, int64_t), void* context) {
   if (tasks <= 0) return;
-  if (tasks == 1 || inside_task || thread_count() == 1) {
+  if (tasks == 1 || inside_task || budget == 1) {
     for (int64_t i = 0; i < tasks; ++i) task(context, i);
     return;
   }
-  pool().run(tasks, task, context);
+  pool().run(tasks, budget - 1, task, context);
 }
 
 #else  // no threads in this build
@@ -225,9 +227,9 @@ bool threads_supported() { return false; }
 
 int thread_count() { return 1; }
 
-void set_thread_count(int threads) { check_count(threads); }
+ThreadBudget::ThreadBudget(int threads) : previous_(1) { check_count(threads); }
 
-void wake_workers() {}
+ThreadBudget::~ThreadBudget() = default;
 
 void run_task_function(int64_t tasks, void (*task)(void*, int64_t), void* context) {
   for (int64_t i = 0; i < tasks; ++i) task(context, i);

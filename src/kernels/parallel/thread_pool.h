@@ -2,21 +2,27 @@
 // on the calling thread and the pool's workers, and returns when every task
 // is done. parallel_for splits a range into one part per thread.
 //
-// Ownership: one process-wide pool, created on first use. Its workers live
-// until the process ends; idle ones spin briefly, then sleep on a condition
-// variable.
-// Thread count: set_thread_count(n) lets parallel work use n threads, the
-// caller included (1, the default, means serial). Workers are started on
-// demand and never stopped; a lower count leaves the extra ones asleep.
-// Builds without threads (wasm compiled without -pthread) always run serially
-// and thread_count() stays 1.
+// Ownership: one process-wide pool of workers, created on first use. Its
+// workers live until the process ends; idle ones spin briefly, then sleep on
+// a condition variable.
+// Thread count: nothing process-wide. A run states how many threads its
+// parallel work may use, the caller included, by holding a ThreadBudget on
+// the calling thread for its duration (runtime/loaded_program.h does, with
+// the program's own count); without one, work is serial. Two threads running
+// two programs each use their own count. Workers are started on demand up to
+// the largest count asked for and never stopped; a smaller budget leaves the
+// extra ones asleep. Builds without threads (wasm compiled without -pthread)
+// always run serially and thread_count() stays 1.
+// Results: kernels split work so that each output element is computed by one
+// thread in the same order, so results are bit-identical for any count.
 // Scheduling: tasks are claimed dynamically, and the caller never waits for a
 // particular worker, so a worker that has not started yet (a pthread whose
 // Web Worker is still loading) only costs parallelism, never a deadlock.
-// A run_tasks call made from inside a task runs serially.
+// The pool serves one job at a time; a run_tasks call made while another
+// thread's job is running, or from inside a task, runs serially.
 // Errors: the first exception thrown by a task is rethrown to the caller once
 // every claimed task has finished; tasks not yet claimed are skipped.
-// set_thread_count throws std::invalid_argument for n < 1.
+// ThreadBudget throws std::invalid_argument for a count below 1.
 #pragma once
 
 #include <algorithm>
@@ -27,14 +33,26 @@ namespace pt2web::parallel {
 // Whether this build can run threads at all.
 bool threads_supported();
 
-// Threads parallel work may use, the caller included (>= 1).
+// Threads parallel work started on the calling thread may use, the caller
+// included (>= 1): the innermost ThreadBudget's count, or 1.
 int thread_count();
-void set_thread_count(int threads);
 
-// Tells sleeping workers that parallel work is coming (a run is starting),
-// so that they are awake and polling by the time it does: a sleeping thread
-// can take milliseconds to be scheduled again. Cheap when nobody sleeps.
-void wake_workers();
+// While alive, parallel work started on the constructing thread uses
+// `threads` threads (at most 64, and 1 in builds without threads); restores
+// the previous budget of that thread when it ends. Creating one starts the
+// workers it needs and wakes sleeping ones, so they are polling by the time
+// the run's first parallel kernel comes (a sleeping thread can take
+// milliseconds to be scheduled again). Not to be moved between threads.
+class ThreadBudget {
+ public:
+  explicit ThreadBudget(int threads);
+  ~ThreadBudget();
+  ThreadBudget(const ThreadBudget&) = delete;
+  ThreadBudget& operator=(const ThreadBudget&) = delete;
+
+ private:
+  int previous_;
+};
 
 // The type-erased form of run_tasks.
 void run_task_function(int64_t tasks, void (*task)(void* context, int64_t index), void* context);
@@ -87,17 +105,5 @@ void for_each_index(int64_t n, int64_t work_per_item, Item&& item) {
       },
       4);
 }
-
-// While alive, parallel work uses `threads` threads; restores the previous count.
-class ScopedThreadCount {
- public:
-  explicit ScopedThreadCount(int threads) : previous_(thread_count()) { set_thread_count(threads); }
-  ~ScopedThreadCount() { set_thread_count(previous_); }
-  ScopedThreadCount(const ScopedThreadCount&) = delete;
-  ScopedThreadCount& operator=(const ScopedThreadCount&) = delete;
-
- private:
-  int previous_;
-};
 
 }  // namespace pt2web::parallel

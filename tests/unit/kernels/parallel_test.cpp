@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "kernels/conv/depthwise_conv.h"
@@ -18,7 +19,7 @@
 #include "kernels/parallel/thread_pool.h"
 
 using namespace pt2web;
-using parallel::ScopedThreadCount;
+using parallel::ThreadBudget;
 
 namespace {
 
@@ -33,11 +34,11 @@ template <class Compute>
 void check_same_with_threads(int threads, Compute&& compute) {
   std::vector<float> serial, threaded;
   {
-    ScopedThreadCount one(1);
+    ThreadBudget one(1);
     serial = compute();
   }
   {
-    ScopedThreadCount many(threads);
+    ThreadBudget many(threads);
     threaded = compute();
   }
   REQUIRE(serial.size() == threaded.size());
@@ -50,7 +51,7 @@ void check_same_with_threads(int threads, Compute&& compute) {
 
 TEST_CASE("the thread pool runs every task once", "[kernels][parallel]") {
   for (int threads : {1, 2, 3, 4}) {
-    ScopedThreadCount scope(threads);
+    ThreadBudget scope(threads);
     CHECK(parallel::thread_count() == (parallel::threads_supported() ? threads : 1));
     for (int64_t tasks : {0, 1, 2, 5, 97}) {
       std::vector<std::atomic<int>> runs(static_cast<size_t>(tasks));
@@ -61,7 +62,7 @@ TEST_CASE("the thread pool runs every task once", "[kernels][parallel]") {
 }
 
 TEST_CASE("nested parallel work runs serially inside a task", "[kernels][parallel]") {
-  ScopedThreadCount scope(2);
+  ThreadBudget scope(2);
   std::vector<std::atomic<int>> runs(64);
   parallel::run_tasks(8, [&](int64_t outer) {
     parallel::run_tasks(8, [&](int64_t inner) { runs[static_cast<size_t>(outer * 8 + inner)].fetch_add(1); });
@@ -70,7 +71,7 @@ TEST_CASE("nested parallel work runs serially inside a task", "[kernels][paralle
 }
 
 TEST_CASE("a failing task reaches the caller and the pool stays usable", "[kernels][parallel]") {
-  ScopedThreadCount scope(3);
+  ThreadBudget scope(3);
   CHECK_THROWS_WITH(parallel::run_tasks(40,
                                         [](int64_t i) {
                                           if (i == 17) throw std::runtime_error("task 17 failed");
@@ -79,12 +80,31 @@ TEST_CASE("a failing task reaches the caller and the pool stays usable", "[kerne
   std::atomic<int64_t> sum{0};
   parallel::run_tasks(10, [&](int64_t i) { sum += i; });
   CHECK(sum.load() == 45);
-  CHECK_THROWS_AS(parallel::set_thread_count(0), std::invalid_argument);
+  CHECK_THROWS_AS(ThreadBudget(0), std::invalid_argument);
   CHECK(parallel::thread_count() == (parallel::threads_supported() ? 3 : 1));
 }
 
+TEST_CASE("a thread budget belongs to its thread and ends with its scope", "[kernels][parallel]") {
+  CHECK(parallel::thread_count() == 1);
+  {
+    ThreadBudget outer(3);
+    {
+      ThreadBudget inner(2);
+      CHECK(parallel::thread_count() == (parallel::threads_supported() ? 2 : 1));
+    }
+    CHECK(parallel::thread_count() == (parallel::threads_supported() ? 3 : 1));
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
+    int elsewhere = 0;
+    std::thread other([&] { elsewhere = parallel::thread_count(); });
+    other.join();
+    CHECK(elsewhere == 1);  // another thread has its own budget
+#endif
+  }
+  CHECK(parallel::thread_count() == 1);
+}
+
 TEST_CASE("parallel_for covers the range with aligned disjoint parts", "[kernels][parallel]") {
-  ScopedThreadCount scope(3);
+  ThreadBudget scope(3);
   for (int64_t n : {1, 7, 8, 9, 100, 1001}) {
     std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
     std::atomic<int> misaligned{0};

@@ -40,7 +40,7 @@ TEST_CASE("2-d max pooling matches the reference loop", "[kernels][pool]") {
       shape(40, 16, 16, 2, 2, 2, 2), shape(1, 3, 3, 3, 3, 3, 3),
   };
   for (int threads : {1, 2}) {
-    parallel::ScopedThreadCount scope(threads);
+    parallel::ThreadBudget scope(threads);
     for (const MaxPool2dShape& s : shapes) {
       INFO("planes " << s.planes << " in " << s.in_h << "x" << s.in_w << " kernel " << s.kernel_h << "x" << s.kernel_w
                      << " stride " << s.stride_h << "x" << s.stride_w << " threads " << threads);

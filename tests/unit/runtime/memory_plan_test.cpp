@@ -5,7 +5,7 @@
 
 #include "cases.h"
 #include "runtime/memory_plan.h"
-#include "runtime/session.h"
+#include "runtime/loaded_program.h"
 
 using namespace pt2web;
 
@@ -41,15 +41,16 @@ TEST_CASE("the recording allocator logs when storage is released", "[memory_plan
 TEST_CASE("a planned run reuses memory and gives the recorded run's results", "[memory_plan]") {
   std::string dir = std::string(PT2WEB_FIXTURES_DIR) + "/mlp_dynamic";
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(dir + "/model.core.pt2"));
-  auto session = load_session(bytes, "mlp_dynamic");
+  LoadedProgram program(bytes, "mlp_dynamic");
   auto cases = testing::read_cases(dir + "/cases.core.json");
   const auto& c = cases.front();
-  PyValue first = session->run(c.args, c.kwargs);
-  size_t planned = session->planned_bytes();
+  CHECK(program.memory().planned_bytes == 0);
+  PyValue first = program.run(c.args, c.kwargs);
+  size_t planned = program.memory().planned_bytes;
   CHECK(planned > 0);
-  CHECK(planned <= session->unplanned_bytes());
+  CHECK(planned <= program.memory().unplanned_bytes);
   for (int i = 0; i < 3; ++i) {
-    PyValue again = session->run(c.args, c.kwargs);
+    PyValue again = program.run(c.args, c.kwargs);
     CHECK(testing::compare(again, first, 0, 0, nullptr).empty());
     CHECK(testing::compare(again, c.expected, c.rtol, c.atol, nullptr).empty());
   }

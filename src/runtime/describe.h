@@ -1,6 +1,8 @@
 // describe_program: everything a user wants to know about a loaded program,
 // as one JSON document (what `pt2web info` prints and what the JS API exposes
-// as Program.inputs / outputs / signature / operators).
+// as Program.inputs / outputs / signature / operators). It lives in runtime
+// because it asks the op table (ops/) which operators are supported and
+// names the archive's entries (io/).
 //
 // The document has these members:
 //   archive          {kind, program_entry, entries: [{name, size}]} (null without a layout)
@@ -9,14 +11,17 @@
 //                    ranges} for tensors ("tensor"), {path, name, kind: "int"|"float"|"bool"}
 //                    for symbolic scalars and {path, name, kind: "constant", value}
 //                    for specialized constants; symbolic sizes are strings ("s0", "2*s0")
-//   outputs          user outputs: {name, kind, dtype, shape} ("name" is "" for constants)
+//   outputs          user outputs in flatten order: {path, name, kind, dtype, shape,
+//                    ranges, loss}; "path" is where the value sits in what run()
+//                    returns, in Python's spelling ("[0]", "['logits']", "" for a
+//                    lone value); "name" is "" for constants
 //   signature        input_specs, output_specs and torch's derived views
 //   state            {parameters, buffers, constants}: each {count, bytes}
 //   range_constraints  symbol -> [min, max] (null = unbounded)
 //   in_spec / out_spec TreeSpec strings as torch prints them
 //   operators        [{target, qualified, count, supported}] over the graph and
 //                    all its subgraphs, sorted by target
-//   printed          print_program()
+//   printed          print_program(), only with DescribeOptions::printed
 //
 // Ownership: returns a fresh value; borrows nothing. Errors: Error(BadProgram)
 // when the program has no root call signature; otherwise it does not throw for
@@ -31,6 +36,11 @@
 
 namespace pt2web {
 
-nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLayout* layout);
+struct DescribeOptions {
+  bool printed = false;  // include the printed program (it can be long)
+};
+
+nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLayout* layout,
+                                DescribeOptions options = {});
 
 }  // namespace pt2web

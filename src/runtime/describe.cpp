@@ -1,4 +1,4 @@
-#include "program/describe.h"
+#include "runtime/describe.h"
 
 #include <cmath>
 #include <map>
@@ -147,10 +147,14 @@ json inputs_json(const ExportedProgram& program) {
 }
 
 json outputs_json(const ExportedProgram& program) {
+  std::vector<std::string> paths = program.call_signature().out_spec.leaf_paths();
   json outputs = json::array();
+  size_t leaf = 0;
   for (const auto& spec : program.signature.output_specs) {
     if (spec.kind != OutputKind::UserOutput && spec.kind != OutputKind::LossOutput) continue;
     json entry = value_json(program, spec.arg, false);
+    entry["path"] = leaf < paths.size() ? paths[leaf] : "";
+    ++leaf;
     entry["name"] = argument_name(spec.arg);
     entry["loss"] = spec.kind == OutputKind::LossOutput;
     outputs.push_back(entry);
@@ -255,9 +259,10 @@ json range_constraints_json(const ExportedProgram& program) {
 
 }  // namespace
 
-nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLayout* layout) {
+nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLayout* layout,
+                                DescribeOptions options) {
   const ModuleCallSignature& call = program.call_signature();
-  return {
+  json out = {
       {"archive", archive_json(layout)},
       {"schema_version", {{"major", program.schema_version.major}, {"minor", program.schema_version.minor}}},
       {"torch_version", program.torch_version},
@@ -270,8 +275,9 @@ nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLay
       {"in_spec", call.in_spec.to_string()},
       {"out_spec", call.out_spec.to_string()},
       {"operators", operators_json(program.graph)},
-      {"printed", print_program(program)},
   };
+  if (options.printed) out["printed"] = print_program(program);
+  return out;
 }
 
 }  // namespace pt2web

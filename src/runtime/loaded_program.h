@@ -1,0 +1,106 @@
+// LoadedProgram: the one way into pt2web for every caller (the JavaScript
+// binding, the native driver, the tests). It owns the whole sequence from
+// .pt2 bytes to results: load the archive, verify the program, prepare it
+// (a Session: kernels resolved, state copied), and then run it with this
+// program's thread count, time it per operator, report its activation memory
+// and describe it.
+//
+// Threads: each program has its own count (1 until set_threads), handed to
+// the kernels' pool for the duration of each run (parallel::ThreadBudget on
+// the calling thread); nothing is set process-wide. Results are bit-identical
+// for every count.
+//
+// Ownership: owns the program, its archive bytes (weights borrow them) and
+// its session. Runs are sequential: one LoadedProgram must not run on two
+// threads at once; two LoadedPrograms may.
+// Errors: the constructor throws Error(BadFile) for an unreadable archive,
+// Error(BadProgram) for a program that fails verification and
+// Error(Unsupported) listing every operator without a kernel. run() throws
+// Error(BadInput) for inputs the program does not accept (nothing computed,
+// state unchanged) and kernel errors naming the node; the program stays
+// usable after any of them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/pt2_loader.h"
+#include "runtime/describe.h"
+#include "runtime/operator_profile.h"
+#include "runtime/session.h"
+
+namespace pt2web {
+
+struct MemoryStats {
+  size_t planned_bytes = 0;    // the last run's activation arena
+  size_t unplanned_bytes = 0;  // what the same buffers take without reuse
+};
+
+struct ProfiledRun {
+  PyValue outputs;
+  std::vector<OperatorTime> profile;  // per operator target, slowest first
+};
+
+class LoadedProgram {
+ public:
+  // Loads, verifies and prepares; `label` names the program in errors.
+  LoadedProgram(Bytes bytes, const std::string& label);
+  LoadedProgram(const LoadedProgram&) = delete;
+  LoadedProgram& operator=(const LoadedProgram&) = delete;
+
+  const ExportedProgram& program() const { return session_->program(); }
+
+  // Threads this program's runs may use, the caller's included (>= 1).
+  int threads() const { return threads_; }
+  // Sets that count; builds without threads keep 1. Returns the count runs
+  // will use. Throws Error(BadInput) for a count below 1.
+  int set_threads(int threads);
+
+  // Runs like ep.module()(*args, **kwargs). `sequences`: see bind_user_inputs.
+  PyValue run(const PyValue& args, const PyValue& kwargs,
+              TreeSpec::SequenceMatch sequences = TreeSpec::SequenceMatch::Exact);
+  // The same, timing every node.
+  ProfiledRun run_profiled(const PyValue& args, const PyValue& kwargs,
+                           TreeSpec::SequenceMatch sequences = TreeSpec::SequenceMatch::Exact);
+
+  // Whether a run may write into the caller's input tensors (runtime/input_mutation.h).
+  bool may_mutate_inputs() const { return mutates_inputs_; }
+
+  // Activation memory of the last run; zeros before the first.
+  MemoryStats memory() const;
+
+  // describe_program() of this program, with its archive's layout.
+  nlohmann::json describe(DescribeOptions options = {}) const;
+  // The program printed in the spirit of Python's print(ep).
+  std::string printed() const;
+
+  // Current parameters and buffers, in state-dict order.
+  std::vector<std::pair<std::string, Tensor>> state_dict() const { return session_->state_dict(); }
+  // Restores every buffer to its value at load time.
+  void reset_state() { session_->reset_state(); }
+
+  // The archive's example inputs as (args, kwargs), or nullptr when it has
+  // none. Throws Error(Unsupported) with the reason when the archive has
+  // them but they cannot be read (a pickled user class).
+  const PyValue* example_inputs() const;
+  // Random inputs of valid shapes as (args, kwargs) (runtime/random_inputs.h).
+  PyValue random_inputs(uint32_t seed) const;
+
+ private:
+  ArchiveLayout layout_;
+  std::unique_ptr<Session> session_;
+  bool mutates_inputs_ = false;
+  int threads_ = 1;
+};
+
+// Loads and verifies a program and describes it without preparing it, so
+// programs with unsupported operators can be inspected too. Throws like the
+// LoadedProgram constructor, except for Error(Unsupported).
+nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOptions options = {});
+
+}  // namespace pt2web

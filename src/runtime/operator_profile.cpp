@@ -1,0 +1,36 @@
+#include "runtime/operator_profile.h"
+
+#include <algorithm>
+
+namespace pt2web {
+
+namespace {
+
+// "torch.ops.aten.batch_norm.default" -> "batch_norm".
+std::string short_target(const std::string& target) {
+  std::string name = target;
+  const std::string prefix = "torch.ops.aten.";
+  if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
+  const size_t dot = name.find('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+}  // namespace
+
+void OperatorProfile::node_finished(const PreparedNode& node, double milliseconds) {
+  std::string target = node.node->target;
+  for (const Node* fused : node.fused) target += " + " + short_target(fused->target);
+  OperatorTime& entry = by_target_[target];
+  entry.target = target;
+  entry.calls += 1;
+  entry.ms += milliseconds;
+}
+
+std::vector<OperatorTime> OperatorProfile::slowest_first() const {
+  std::vector<OperatorTime> rows;
+  for (const auto& [target, entry] : by_target_) rows.push_back(entry);
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.ms > b.ms; });
+  return rows;
+}
+
+}  // namespace pt2web
