@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+namespace pt2web {
+class Session;
+}
+
 namespace pt2web::testing {
 
 struct CaseResult {
@@ -23,5 +27,8 @@ struct FixtureResult {
 };
 
 FixtureResult run_fixture(const std::string& dir, bool core);
+
+// Runs a cases file in order on an already prepared session.
+std::vector<CaseResult> run_cases(Session& session, const std::string& cases_path);
 
 }  // namespace pt2web::testing

@@ -9,6 +9,7 @@
 
 #include "cases.h"
 #include "fixture_list.h"
+#include "fixture_signature_checks.h"
 #include "io/pt2_loader.h"
 #include "program/exported_program.h"
 
@@ -23,21 +24,6 @@ json read_json(const std::string& path) {
   return json::parse(bytes.begin(), bytes.end());
 }
 
-// meta.json renders user-input constants as their Python values.
-std::string meta_user_input(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
-  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
-  if (v.is_number_float()) {
-    Argument a;
-    a.kind = Argument::Kind::Float;
-    a.floats = {v.get<double>()};
-    return constant_repr(a);
-  }
-  return "None";
-}
-
-std::map<std::string, std::string> as_map(const json& j) { return j.get<std::map<std::string, std::string>>(); }
 
 void check_program(const std::string& name, bool core) {
   std::string dir = std::string(PT2WEB_FIXTURES_DIR) + "/" + name;
@@ -48,36 +34,7 @@ void check_program(const std::string& name, bool core) {
   INFO(name << (core ? " (core)" : ""));
 
   CHECK(ep.dialect == meta["dialect"].get<std::string>());
-  const json& sig = meta["signature"];
-  REQUIRE(ep.signature.input_specs.size() == sig["input_specs"].size());
-  for (size_t i = 0; i < ep.signature.input_specs.size(); ++i) {
-    const InputSpec& s = ep.signature.input_specs[i];
-    const json& m = sig["input_specs"][i];
-    CHECK(input_kind_name(s.kind) == m["kind"].get<std::string>());
-    CHECK(s.arg.name == m["arg"]["name"].get<std::string>());
-    if (!m["target"].is_null()) CHECK(s.target == m["target"].get<std::string>());
-    if (s.kind == InputKind::Buffer) CHECK(s.persistent.value_or(true) == m["persistent"].get<bool>());
-  }
-  REQUIRE(ep.signature.output_specs.size() == sig["output_specs"].size());
-  for (size_t i = 0; i < ep.signature.output_specs.size(); ++i) {
-    const OutputSpec& s = ep.signature.output_specs[i];
-    const json& m = sig["output_specs"][i];
-    CHECK(output_kind_name(s.kind) == m["kind"].get<std::string>());
-    CHECK(s.arg.name == m["arg"]["name"].get<std::string>());
-    if (!m["target"].is_null()) CHECK(s.target == m["target"].get<std::string>());
-  }
-  CHECK(ep.signature.parameters() == sig["parameters"].get<std::vector<std::string>>());
-  CHECK(ep.signature.buffers() == sig["buffers"].get<std::vector<std::string>>());
-  CHECK(ep.signature.non_persistent_buffers() == sig["non_persistent_buffers"].get<std::vector<std::string>>());
-  std::vector<std::string> user_inputs;
-  for (const auto& v : sig["user_inputs"]) user_inputs.push_back(meta_user_input(v));
-  CHECK(ep.signature.user_inputs() == user_inputs);
-  CHECK(ep.signature.user_outputs() == sig["user_outputs"].get<std::vector<std::string>>());
-  CHECK(ep.signature.inputs_to_parameters() == as_map(sig["inputs_to_parameters"]));
-  CHECK(ep.signature.inputs_to_buffers() == as_map(sig["inputs_to_buffers"]));
-  CHECK(ep.signature.buffers_to_mutate() == as_map(sig["buffers_to_mutate"]));
-  CHECK(ep.signature.user_inputs_to_mutate() == as_map(sig["user_inputs_to_mutate"]));
-  CHECK_FALSE(ep.signature.backward_signature().has_value());
+  testing::check_signature(ep.signature, meta["signature"]);
 
   // State dict and constants: names in order, dtypes, shapes.
   std::vector<std::string> state_names;

@@ -1,0 +1,103 @@
+// View and copy composites: flatten, reshape, contiguous, transpose,
+// squeeze.dim, to.dtype. A reshape of a contiguous tensor is a view; of
+// another layout, a contiguous clone then a view (ATen's reshape).
+#include "passes/decomposition_table.h"
+#include "passes/tensor_meta_rules.h"
+
+namespace pt2web {
+
+namespace {
+
+std::string reshaped(GraphBuilder& b, const std::string& x, const TensorMeta& out) {
+  std::string src = x;
+  if (!is_contiguous(b.meta(x))) {
+    Argument contiguous;
+    contiguous.kind = Argument::Kind::MemoryFormat;
+    contiguous.ints = {0};
+    src = b.emit1("aten.clone.default", {tensor_arg(x)}, contiguous_meta(out.dtype, b.meta(x).sizes),
+                  {{"memory_format", contiguous}});
+  }
+  return b.emit1("aten.view.default", {tensor_arg(src), b.sym_ints_arg(out.sizes)},
+                 contiguous_meta(out.dtype, out.sizes));
+}
+
+bool flatten(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  size_t rank = b.meta(x).sizes.size();
+  int64_t start = input_int(node, "start_dim", 0), end = input_int(node, "end_dim", -1);
+  if (rank == 0 || wrap_dim(start, rank) == wrap_dim(end, rank)) {
+    bind_outputs(b, node, {x});  // nothing to merge: flatten returns its input
+    return true;
+  }
+  bind_outputs(b, node, {reshaped(b, x, output_meta(b, node))});
+  return true;
+}
+
+bool reshape(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  bind_outputs(b, node, {reshaped(b, x, output_meta(b, node))});
+  return true;
+}
+
+bool contiguous(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  if (is_contiguous(b.meta(x))) {
+    bind_outputs(b, node, {x});
+    return true;
+  }
+  Argument format;
+  format.kind = Argument::Kind::MemoryFormat;
+  format.ints = {0};
+  bind_outputs(b, node, {b.emit1("aten.clone.default", {tensor_arg(x)}, output_meta(b, node),
+                                 {{"memory_format", format}})});
+  return true;
+}
+
+bool transpose(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  size_t rank = b.meta(x).sizes.size();
+  if (rank == 0) {
+    bind_outputs(b, node, {x});
+    return true;
+  }
+  std::vector<int64_t> perm;
+  for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(i));
+  std::swap(perm[wrap_dim(input_int(node, "dim0", 0), rank)], perm[wrap_dim(input_int(node, "dim1", 0), rank)]);
+  bind_outputs(b, node, {b.emit1("aten.permute.default", {tensor_arg(x), ints_arg(perm)},
+                                 permuted_meta(b.meta(x), perm))});
+  return true;
+}
+
+bool squeeze_dim(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  int64_t dim = input_int(node, "dim", 0);
+  bind_outputs(b, node, {b.emit1("aten.squeeze.dims", {tensor_arg(x), ints_arg({dim})},
+                                 squeezed_meta(b.meta(x), {dim}))});
+  return true;
+}
+
+bool to_dtype(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  const Argument* dtype = node_input(node, "dtype");
+  if (!dtype || dtype->kind != Argument::Kind::ScalarType) return false;
+  if (dtype->dtype == b.meta(x).dtype && !input_bool(node, "copy", false)) {
+    bind_outputs(b, node, {x});
+    return true;
+  }
+  bind_outputs(b, node, {b.emit1("aten._to_copy.default", {tensor_arg(x)}, output_meta(b, node),
+                                 {{"dtype", dtype_arg(dtype->dtype)}})});
+  return true;
+}
+
+}  // namespace
+
+void add_shape_decompositions(DecompositionTable& t) {
+  t["aten::flatten.using_ints"] = flatten;
+  t["aten::reshape.default"] = reshape;
+  t["aten::contiguous.default"] = contiguous;
+  t["aten::transpose.int"] = transpose;
+  t["aten::squeeze.dim"] = squeeze_dim;
+  t["aten::to.dtype"] = to_dtype;
+}
+
+}  // namespace pt2web
