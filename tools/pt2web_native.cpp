@@ -1,12 +1,19 @@
 // pt2web_native: a native development driver.
 //   pt2web_native check DIR [--core]   runs a fixture folder's cases like the npm CLI's check
 //   pt2web_native print MODEL.pt2      prints the program
+//   pt2web_native decompose IN.pt2 OUT.pt2 [--preserve op,...]
+//                                      run_decompositions() to Core ATen, saved as a .pt2
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "cases.h"
 #include "fixture_runner.h"
 #include "io/pt2_loader.h"
+#include "io/pt2_writer.h"
+#include "passes/run_decompositions.h"
+#include "util/error.h"
 #include "program/exported_program.h"
 
 using namespace pt2web;
@@ -21,6 +28,35 @@ int check(const std::string& dir, bool core) {
   return result.failed() ? 1 : 0;
 }
 
+int decompose(int argc, char** argv) {
+  DecompositionOptions options;
+  for (int i = 4; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) != "--preserve") {
+      std::cerr << "unknown option " << argv[i] << "\n";
+      return 2;
+    }
+    std::stringstream list(argv[i + 1]);
+    for (std::string op; std::getline(list, op, ',');)
+      if (!op.empty()) options.preserve.push_back(op);
+  }
+  try {
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(argv[2]));
+    ExportedProgram core = run_decompositions(load_pt2(bytes, argv[2]), options);
+    std::vector<uint8_t> out = save_pt2(core);
+    std::ofstream file(argv[3], std::ios::binary);
+    file.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
+    if (!file) {
+      std::cerr << "cannot write " << argv[3] << "\n";
+      return 1;
+    }
+    std::cout << "wrote " << argv[3] << " (" << out.size() << " bytes, " << core.graph.nodes.size() << " nodes)\n";
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << error_code_name(e.code()) << ": " << e.what() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -30,6 +66,7 @@ int main(int argc, char** argv) {
     std::cout << print_program(load_pt2(bytes, argv[2]));
     return 0;
   }
-  std::cerr << "usage: pt2web_native check DIR [--core] | print MODEL.pt2\n";
+  if (argc >= 4 && std::string(argv[1]) == "decompose") return decompose(argc, argv);
+  std::cerr << "usage: pt2web_native check DIR [--core] | print MODEL.pt2 | decompose IN.pt2 OUT.pt2 [--preserve op,...]\n";
   return 2;
 }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "cases.h"
 #include "fixture_list.h"
 #include "fixture_runner.h"
 #include "fixture_signature_checks.h"
