@@ -12,6 +12,7 @@ DecompositionTable core_aten_decompositions() {
   add_shape_decompositions(t);
   add_activation_decompositions(t);
   add_reduction_decompositions(t);
+  add_pointwise_decompositions(t);
   return t;
 }
 

@@ -52,7 +52,6 @@ bool is_sym_kind(Argument::Kind k) {
   return k == Argument::Kind::SymInt || k == Argument::Kind::SymBool || k == Argument::Kind::SymFloat;
 }
 
-std::string sym_text(const SymInt& s) { return s.is_symbolic ? s.expr->to_string() : std::to_string(s.value); }
 
 }  // namespace
 
@@ -183,6 +182,7 @@ std::string GraphBuilder::sym_size(const std::string& tensor, int64_t dim) {
   node.target = "torch.ops.aten.sym_size.int";
   node.inputs = name_arguments("aten.sym_size.int", {tensor_arg(tensor), int_arg(dim)}, {});
   std::string name = names_.create("sym_size_int");
+  sym_values_[meta(tensor).sizes[dim].is_symbolic ? meta(tensor).sizes[dim].expr->to_string() : key] = name;
   Argument out;
   out.kind = Argument::Kind::SymInt;
   out.name = name;
@@ -198,6 +198,60 @@ std::string GraphBuilder::sym_size(const std::string& tensor, int64_t dim) {
   return name;
 }
 
+std::string GraphBuilder::sym_value(const std::shared_ptr<const SymExpr>& expr) {
+  std::string want = expr->to_string();
+  auto known = sym_values_.find(want);
+  if (known != sym_values_.end()) return known->second;
+  std::string name;
+  if (expr->op() == SymExpr::Op::Symbol) {
+    for (const Argument& in : out_.inputs) {
+      if (in.kind != Argument::Kind::Tensor || !name.empty()) continue;
+      const TensorMeta& m = meta(in.name);
+      for (size_t d = 0; d < m.sizes.size() && name.empty(); ++d)
+        if (m.sizes[d].is_symbolic && m.sizes[d].expr->to_string() == want) name = sym_size(in.name, static_cast<int64_t>(d));
+    }
+  } else if (expr->op() == SymExpr::Op::Mul && expr->args().size() == 2) {
+    // torch writes a product as sym * sym, or sym * int with the int second.
+    const auto& x = expr->args()[0];
+    const auto& y = expr->args()[1];
+    bool x_int = x->op() == SymExpr::Op::Integer;
+    std::string first = sym_value(x_int ? y : x);
+    Argument a, b2;
+    a.kind = Argument::Kind::SymInt;
+    a.name = first;
+    a.names = {first};
+    a.ints = {0};
+    if (x_int) {
+      b2 = int_arg(x->value());
+    } else {
+      std::string second = sym_value(y);
+      b2 = a;
+      b2.name = second;
+      b2.names = {second};
+    }
+    Node node;
+    node.target = "_operator.mul";
+    node.inputs = name_arguments("_operator.mul", {a, b2}, {});
+    if (origin_) node.metadata = origin_->metadata;
+    name = names_.create("mul");
+    Argument out = a;
+    out.name = name;
+    out.names = {name};
+    node.outputs.push_back(out);
+    SymInt value;
+    value.is_symbolic = true;
+    value.expr = expr;
+    out_.sym_int_values[name] = value;
+    out_.nodes.push_back(std::move(node));
+    node_names_.push_back(name);
+    hoisted_.push_back(false);
+  }
+  if (name.empty())
+    fail(ErrorCode::Unsupported, "the size ", want, " is not an input size or a product of them; decomposing a view to it is not supported");
+  sym_values_[want] = name;
+  return name;
+}
+
 Argument GraphBuilder::sym_ints_arg(const std::vector<SymInt>& sizes) {
   bool symbolic = false;
   for (const auto& s : sizes) symbolic = symbolic || s.is_symbolic;
@@ -209,19 +263,7 @@ Argument GraphBuilder::sym_ints_arg(const std::vector<SymInt>& sizes) {
   Argument a;
   a.kind = Argument::Kind::SymInts;
   for (const auto& s : sizes) {
-    std::string name;
-    if (s.is_symbolic) {
-      std::string want = sym_text(s);
-      for (const Argument& in : out_.inputs) {
-        if (in.kind != Argument::Kind::Tensor || !name.empty()) continue;
-        const TensorMeta& m = meta(in.name);
-        for (size_t d = 0; d < m.sizes.size() && name.empty(); ++d)
-          if (m.sizes[d].is_symbolic && sym_text(m.sizes[d]) == want) name = sym_size(in.name, static_cast<int64_t>(d));
-      }
-      if (name.empty())
-        fail(ErrorCode::Unsupported, "the size ", want, " is not an input size; decomposing a view to it is not supported");
-    }
-    a.names.push_back(name);
+    a.names.push_back(s.is_symbolic ? sym_value(s.expr) : "");
     a.ints.push_back(s.is_symbolic ? 0 : s.value);
     a.floats.push_back(0);
     a.bools.push_back(false);

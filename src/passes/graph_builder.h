@@ -63,8 +63,10 @@ class GraphBuilder {
   // Emits aten.sym_size.int(tensor, dim) at the top of the graph, once per
   // (tensor, dim); returns the sym value's name.
   std::string sym_size(const std::string& tensor, int64_t dim);
-  // A SymInts argument for `sizes`: symbolic entries read through sym_size
-  // of the user input that first has that size.
+  // A SymInts argument for `sizes`: a symbolic entry is read through
+  // sym_size of the input that first has that symbol as a size, and products
+  // with integers or other such symbols through _operator.mul nodes.
+  // Error(Unsupported) for other expressions.
   Argument sym_ints_arg(const std::vector<SymInt>& sizes);
 
   // Copies a source node: same target and arguments (remapped), fresh names.
@@ -84,6 +86,7 @@ class GraphBuilder {
   FxNames& names() { return names_; }
 
  private:
+  std::string sym_value(const std::shared_ptr<const SymExpr>& expr);
   void add_output_meta(const std::string& name, const TensorMeta& meta);
   std::vector<NamedArgument> name_arguments(const std::string& op, const std::vector<Argument>& args,
                                             const std::vector<std::pair<std::string, Argument>>& kwargs) const;
@@ -95,7 +98,8 @@ class GraphBuilder {
   std::vector<bool> hoisted_;            // sym_size nodes placed at the top
   size_t hoisted_count_ = 0;
   std::map<std::string, std::string> values_;
-  std::map<std::string, std::string> sym_sizes_;  // "tensor#dim" -> sym value
+  std::map<std::string, std::string> sym_sizes_;   // "tensor#dim" -> sym value
+  std::map<std::string, std::string> sym_values_;  // expression text -> sym value
   std::vector<std::string> mutated_order_;
   const Node* origin_ = nullptr;
 };
