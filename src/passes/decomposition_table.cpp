@@ -13,6 +13,7 @@ DecompositionTable core_aten_decompositions() {
   add_activation_decompositions(t);
   add_reduction_decompositions(t);
   add_pointwise_decompositions(t);
+  add_creation_decompositions(t);
   return t;
 }
 

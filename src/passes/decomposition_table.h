@@ -35,6 +35,7 @@ void add_shape_decompositions(DecompositionTable& t);
 void add_activation_decompositions(DecompositionTable& t);
 void add_reduction_decompositions(DecompositionTable& t);
 void add_pointwise_decompositions(DecompositionTable& t);
+void add_creation_decompositions(DecompositionTable& t);
 
 // Helpers for decomposition functions.
 const Argument* node_input(const Node& node, const std::string& name);  // nullptr when left at its default

@@ -1,4 +1,4 @@
-// batch_norm, layer_norm and dropout: the functional Core ATen forms torch's
+// batch_norm, layer_norm, group_norm and dropout: the functional Core ATen forms torch's
 // run_decompositions gives (ATen's Normalization.cpp composites, then
 // functionalization of the running-statistics updates).
 #include "passes/decomposition_table.h"
@@ -86,6 +86,25 @@ bool layer_norm(GraphBuilder& b, const Node& node) {
   return true;
 }
 
+// group_norm -> native_group_norm(input, weight, bias, N, C, HxW, groups, eps)[0].
+bool group_norm(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "input");
+  const TensorMeta& xm = b.meta(x);
+  if (xm.sizes.size() < 2) return false;
+  int64_t hw = 1;
+  for (size_t i = 0; i < xm.sizes.size(); ++i)
+    if (xm.sizes[i].is_symbolic) return false;  // symbolic N or HxW: keep the node
+    else if (i >= 2) hw *= xm.sizes[i].value;
+  int64_t groups = input_int(node, "num_groups", 1);
+  auto args = optional_tensors({x, input_tensor(b, node, "weight"), input_tensor(b, node, "bias")});
+  args.insert(args.end(), {int_arg(xm.sizes[0].value), int_arg(xm.sizes[1].value), int_arg(hw), int_arg(groups),
+                           float_arg(input_float(node, "eps", 1e-5))});
+  TensorMeta stat = contiguous_meta(xm.dtype, {xm.sizes[0], sym_const(groups)});
+  auto outs = b.emit("aten.native_group_norm.default", args, {output_meta(b, node), stat, stat});
+  bind_outputs(b, node, {outs[0]});
+  return true;
+}
+
 // dropout in eval mode is a copy (torch keeps it as clone); training dropout stays.
 bool dropout(GraphBuilder& b, const Node& node) {
   if (input_bool(node, "train", false)) return false;
@@ -100,6 +119,7 @@ void add_normalization_decompositions(DecompositionTable& t) {
   t["aten::batch_norm.default"] = batch_norm;
   t["aten::layer_norm.default"] = layer_norm;
   t["aten::dropout.default"] = dropout;
+  t["aten::group_norm.default"] = group_norm;
 }
 
 }  // namespace pt2web

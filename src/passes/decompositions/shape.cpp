@@ -13,7 +13,7 @@ std::string reshaped(GraphBuilder& b, const std::string& x, const TensorMeta& ou
   if (!is_contiguous(b.meta(x))) {
     Argument contiguous;
     contiguous.kind = Argument::Kind::MemoryFormat;
-    contiguous.ints = {0};
+    contiguous.ints = {1};  // torch.contiguous_format
     src = b.emit1("aten.clone.default", {tensor_arg(x)}, contiguous_meta(out.dtype, b.meta(x).sizes),
                   {{"memory_format", contiguous}});
   }
@@ -47,7 +47,7 @@ bool contiguous(GraphBuilder& b, const Node& node) {
   }
   Argument format;
   format.kind = Argument::Kind::MemoryFormat;
-  format.ints = {0};
+  format.ints = {1};  // torch.contiguous_format
   bind_outputs(b, node, {b.emit1("aten.clone.default", {tensor_arg(x)}, output_meta(b, node),
                                  {{"memory_format", format}})});
   return true;
@@ -89,6 +89,39 @@ bool to_dtype(GraphBuilder& b, const Node& node) {
   return true;
 }
 
+bool squeeze_all(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  std::vector<int64_t> dims;
+  const TensorMeta& m = b.meta(x);
+  for (size_t i = 0; i < m.sizes.size(); ++i) {
+    if (m.sizes[i].is_symbolic) return false;  // torch guards on the size: keep the node
+    if (m.sizes[i].value == 1) dims.push_back(static_cast<int64_t>(i));
+  }
+  bind_outputs(b, node, {b.emit1("aten.squeeze.dims", {tensor_arg(x), ints_arg(dims)}, squeezed_meta(m, dims))});
+  return true;
+}
+
+// narrow(x, dim, start, length) -> slice(x, dim, start, start + length)
+bool narrow(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  int64_t dim = input_int(node, "dim", 0), start = input_int(node, "start", 0), length = input_int(node, "length", 0);
+  bind_outputs(b, node, {b.emit1("aten.slice.Tensor", {tensor_arg(x), int_arg(dim), int_arg(start), int_arg(start + length)},
+                                 output_meta(b, node))});
+  return true;
+}
+
+// pad(mode="constant") -> constant_pad_nd; other modes keep the node.
+bool pad(GraphBuilder& b, const Node& node) {
+  const Argument* mode = node_input(node, "mode");
+  if (mode && mode->kind == Argument::Kind::String && mode->str != "constant") return false;
+  std::string x = input_tensor(b, node, "self");
+  std::vector<Argument> args = {tensor_arg(x), ints_arg(input_ints(node, "pad", {}))};
+  const Argument* value = node_input(node, "value");
+  if (value && value->kind != Argument::Kind::None) args.push_back(*value);
+  bind_outputs(b, node, {b.emit1("aten.constant_pad_nd.default", args, output_meta(b, node))});
+  return true;
+}
+
 }  // namespace
 
 void add_shape_decompositions(DecompositionTable& t) {
@@ -98,6 +131,9 @@ void add_shape_decompositions(DecompositionTable& t) {
   t["aten::transpose.int"] = transpose;
   t["aten::squeeze.dim"] = squeeze_dim;
   t["aten::to.dtype"] = to_dtype;
+  t["aten::squeeze.default"] = squeeze_all;
+  t["aten::narrow.default"] = narrow;
+  t["aten::pad.default"] = pad;
 }
 
 }  // namespace pt2web
