@@ -11,6 +11,13 @@ using json = nlohmann::json;
 
 namespace {
 
+// The export schema's ScalarType code (the inverse of dtype_from_serialized).
+int64_t dtype_to_serialized(DType dtype) {
+  for (int64_t code : {1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 28, 29, 30})
+    if (dtype_from_serialized(code) == dtype) return code;
+  fail(ErrorCode::Unsupported, "dtype ", dtype_name(dtype), " has no export schema code");
+}
+
 std::string call(const std::string& fn, const std::vector<std::shared_ptr<const SymExpr>>& args) {
   std::string s = fn + "(";
   for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + sympy_srepr(*args[i]);

@@ -81,12 +81,6 @@ DType dtype_from_serialized(int64_t value) {
   fail(ErrorCode::BadFile, "unsupported serialized dtype ", value);
 }
 
-int64_t dtype_to_serialized(DType dtype) {
-  for (int64_t code : {1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 28, 29, 30})
-    if (dtype_from_serialized(code) == dtype) return code;
-  fail(ErrorCode::Unsupported, "dtype ", dtype_name(dtype), " has no export schema code");
-}
-
 bool is_floating(DType d) {
   return d == DType::Float16 || d == DType::BFloat16 || d == DType::Float32 ||
          d == DType::Float64 || d == DType::Float8E4M3FN || d == DType::Float8E5M2;

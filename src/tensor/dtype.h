@@ -42,8 +42,6 @@ DType dtype_from_name(const std::string& name);
 // The ScalarType integers of the export schema (torch/_export/serde/schema.py),
 // which differ from c10's. Throws Error(BadFile) for an unknown value.
 DType dtype_from_serialized(int64_t value);
-// The export schema's ScalarType code of a dtype; Error(Unsupported) if it has none.
-int64_t dtype_to_serialized(DType dtype);
 
 bool is_floating(DType dtype);  // float16, bfloat16, float32, float64, float8
 bool is_complex(DType dtype);
