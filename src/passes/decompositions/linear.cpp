@@ -44,6 +44,20 @@ bool linear(GraphBuilder& b, const Node& node) {
     bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(mm), b.sym_ints_arg(out.sizes)}, out)});
     return true;
   }
+  // Without a bias: matmul(input, weight.t()) folds the leading dims into one
+  // matrix product (transpose first, then view, mm, view back).
+  if (rank >= 3 && bias.empty() && is_contiguous(xm)) {
+    std::string wt = transposed(b, w);
+    SymInt rows = sym_const(1);
+    for (size_t i = 0; i + 1 < rank; ++i) rows = sym_mul(rows, xm.sizes[i]);
+    std::vector<SymInt> flat = {rows, xm.sizes[rank - 1]};
+    Argument flat_arg = b.sym_ints_arg(flat);
+    std::string x2 = b.emit1("aten.view.default", {tensor_arg(x), flat_arg}, contiguous_meta(xm.dtype, flat));
+    std::string mm = b.emit1("aten.mm.default", {tensor_arg(x2), tensor_arg(wt)},
+                             contiguous_meta(out.dtype, {rows, out.sizes.back()}));
+    bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(mm), b.sym_ints_arg(out.sizes)}, out)});
+    return true;
+  }
   return false;
 }
 

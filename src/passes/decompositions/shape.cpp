@@ -1,6 +1,8 @@
 // View and copy composites: flatten, reshape, contiguous, transpose,
 // squeeze.dim, to.dtype. A reshape of a contiguous tensor is a view; of
 // another layout, a contiguous clone then a view (ATen's reshape).
+#include <algorithm>
+
 #include "passes/decomposition_table.h"
 #include "passes/tensor_meta_rules.h"
 
@@ -122,6 +124,31 @@ bool pad(GraphBuilder& b, const Node& node) {
   return true;
 }
 
+// split(x, size, dim) and chunk(x, chunks, dim) -> split_with_sizes(x, sizes, dim)
+// with the sizes ATen computes from the (static) dimension.
+bool split_into(GraphBuilder& b, const Node& node, bool chunks) {
+  std::string x = input_tensor(b, node, "self");
+  const TensorMeta& m = b.meta(x);
+  int64_t dim_arg = input_int(node, "dim", 0);
+  int64_t dim = wrap_dim(dim_arg, m.sizes.size());
+  if (m.sizes[dim].is_symbolic) return false;
+  int64_t total = m.sizes[dim].value;
+  int64_t piece = chunks ? (total + input_int(node, "chunks", 1) - 1) / std::max<int64_t>(input_int(node, "chunks", 1), 1)
+                         : input_int(node, "split_size", 1);
+  if (piece <= 0) return false;
+  std::vector<int64_t> sizes;
+  for (int64_t at = 0; at < total || (total == 0 && sizes.empty()); at += piece) sizes.push_back(std::min(piece, total - at));
+  std::vector<TensorMeta> outs;
+  for (size_t i = 0; i < sizes.size(); ++i) outs.push_back(output_meta(b, node, i));
+  std::vector<Argument> args = {tensor_arg(x), ints_arg(sizes)};
+  if (dim_arg != 0) args.push_back(int_arg(dim_arg));
+  bind_outputs(b, node, b.emit("aten.split_with_sizes.default", args, outs));
+  return true;
+}
+
+bool split(GraphBuilder& b, const Node& node) { return split_into(b, node, false); }
+bool chunk(GraphBuilder& b, const Node& node) { return split_into(b, node, true); }
+
 }  // namespace
 
 void add_shape_decompositions(DecompositionTable& t) {
@@ -134,6 +161,8 @@ void add_shape_decompositions(DecompositionTable& t) {
   t["aten::squeeze.default"] = squeeze_all;
   t["aten::narrow.default"] = narrow;
   t["aten::pad.default"] = pad;
+  t["aten::split.Tensor"] = split;
+  t["aten::chunk.default"] = chunk;
 }
 
 }  // namespace pt2web
