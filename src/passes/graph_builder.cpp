@@ -302,6 +302,9 @@ void GraphBuilder::copy(const Node& node, const std::map<size_t, std::shared_ptr
         if (table == &source_.sym_int_values) out_.sym_int_values[n] = s->second;
         else if (table == &source_.sym_bool_values) out_.sym_bool_values[n] = s->second;
         else out_.sym_float_values[n] = s->second;
+        // A copied sym_size serves later decompositions needing that size.
+        if (table == &source_.sym_int_values && s->second.is_symbolic)
+          sym_values_.emplace(s->second.expr->to_string(), n);
       }
       return n;
     };
