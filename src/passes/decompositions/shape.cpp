@@ -1,5 +1,5 @@
-// View and copy composites: flatten, reshape, contiguous, transpose,
-// squeeze.dim, to.dtype. A reshape of a contiguous tensor is a view; of
+// View and copy composites: flatten, unflatten, reshape, contiguous,
+// transpose, squeeze, narrow, split, chunk, pad, to.dtype. A reshape of a contiguous tensor is a view; of
 // another layout, a contiguous clone then a view (ATen's reshape).
 #include <algorithm>
 
@@ -38,6 +38,14 @@ bool flatten(GraphBuilder& b, const Node& node) {
 bool reshape(GraphBuilder& b, const Node& node) {
   std::string x = input_tensor(b, node, "self");
   bind_outputs(b, node, {reshaped(b, x, output_meta(b, node))});
+  return true;
+}
+
+// unflatten is a view to the output's sizes.
+bool unflatten(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  const TensorMeta& out = output_meta(b, node);
+  bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(x), b.sym_ints_arg(out.sizes)}, out)});
   return true;
 }
 
@@ -162,6 +170,7 @@ void add_shape_decompositions(DecompositionTable& t) {
   t["aten::narrow.default"] = narrow;
   t["aten::pad.default"] = pad;
   t["aten::split.Tensor"] = split;
+  t["aten::unflatten.int"] = unflatten;
   t["aten::chunk.default"] = chunk;
 }
 
