@@ -1,6 +1,7 @@
 // View and copy composites: flatten, unflatten, reshape, contiguous,
-// transpose, squeeze, narrow, split, chunk, pad, to.dtype. A reshape of a contiguous tensor is a view; of
-// another layout, a contiguous clone then a view (ATen's reshape).
+// transpose, squeeze, narrow, split, chunk, pad, to.dtype. A reshape of a
+// contiguous tensor is a view; of another layout, a contiguous clone then a
+// view (ATen's reshape).
 #include <algorithm>
 
 #include "passes/decomposition_table.h"
