@@ -3,7 +3,9 @@
 //   pt2web_native print MODEL.pt2      prints the program
 //   pt2web_native decompose IN.pt2 OUT.pt2 [--preserve op,...]
 //                                      run_decompositions() to Core ATen, saved as a .pt2
+//   pt2web_native save IN.pt2 OUT.pt2  loads and saves again (pt2web's writer, torch 2.6 layout)
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -28,8 +30,32 @@ int check(const std::string& dir, bool core) {
   return result.failed() ? 1 : 0;
 }
 
+// Loads argv[2], transforms it, writes argv[3].
+int rewrite(char** argv, const std::function<ExportedProgram(ExportedProgram)>& transform) {
+  try {
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(argv[2]));
+    ExportedProgram program = transform(load_pt2(bytes, argv[2]));
+    std::vector<uint8_t> out = save_pt2(program);
+    std::ofstream file(argv[3], std::ios::binary);
+    file.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
+    if (!file) {
+      std::cerr << "cannot write " << argv[3] << "\n";
+      return 1;
+    }
+    std::cout << "wrote " << argv[3] << " (" << out.size() << " bytes, " << program.graph.nodes.size() << " nodes)\n";
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << error_code_name(e.code()) << ": " << e.what() << "\n";
+    return 1;
+  }
+}
+
 int decompose(int argc, char** argv) {
   DecompositionOptions options;
+  if ((argc - 4) % 2 != 0) {
+    std::cerr << "--preserve needs a comma-separated list of operators\n";
+    return 2;
+  }
   for (int i = 4; i + 1 < argc; i += 2) {
     if (std::string(argv[i]) != "--preserve") {
       std::cerr << "unknown option " << argv[i] << "\n";
@@ -39,22 +65,7 @@ int decompose(int argc, char** argv) {
     for (std::string op; std::getline(list, op, ',');)
       if (!op.empty()) options.preserve.push_back(op);
   }
-  try {
-    auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(argv[2]));
-    ExportedProgram core = run_decompositions(load_pt2(bytes, argv[2]), options);
-    std::vector<uint8_t> out = save_pt2(core);
-    std::ofstream file(argv[3], std::ios::binary);
-    file.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
-    if (!file) {
-      std::cerr << "cannot write " << argv[3] << "\n";
-      return 1;
-    }
-    std::cout << "wrote " << argv[3] << " (" << out.size() << " bytes, " << core.graph.nodes.size() << " nodes)\n";
-    return 0;
-  } catch (const Error& e) {
-    std::cerr << error_code_name(e.code()) << ": " << e.what() << "\n";
-    return 1;
-  }
+  return rewrite(argv, [&](ExportedProgram p) { return run_decompositions(p, options); });
 }
 
 }  // namespace
@@ -67,6 +78,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc >= 4 && std::string(argv[1]) == "decompose") return decompose(argc, argv);
-  std::cerr << "usage: pt2web_native check DIR [--core] | print MODEL.pt2 | decompose IN.pt2 OUT.pt2 [--preserve op,...]\n";
+  if (argc >= 4 && std::string(argv[1]) == "save") return rewrite(argv, [](ExportedProgram p) { return p; });
+  std::cerr << "usage: pt2web_native check DIR [--core] | print MODEL.pt2 | decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2\n";
   return 2;
 }
