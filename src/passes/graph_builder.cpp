@@ -205,7 +205,7 @@ std::string GraphBuilder::sym_value(const std::shared_ptr<const SymExpr>& expr) 
   std::string name;
   if (expr->op() == SymExpr::Op::Symbol) {
     for (const Argument& in : out_.inputs) {
-      if (in.kind != Argument::Kind::Tensor || !name.empty()) continue;
+      if (in.kind != Argument::Kind::Tensor || !name.empty() || !has_meta(in.name)) continue;
       const TensorMeta& m = meta(in.name);
       for (size_t d = 0; d < m.sizes.size() && name.empty(); ++d)
         if (m.sizes[d].is_symbolic && m.sizes[d].expr->to_string() == want) name = sym_size(in.name, static_cast<int64_t>(d));
