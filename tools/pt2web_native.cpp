@@ -1,15 +1,26 @@
 // pt2web_native: a native development driver. It enters pt2web the way
-// JavaScript does, through runtime/loaded_program.h.
+// JavaScript does, through runtime/loaded_program.h (transformations through
+// passes/ and io/'s writer).
 //   pt2web_native check DIR [--core] [--threads N]   runs a fixture folder's cases like the npm CLI's check
 //   pt2web_native info MODEL.pt2                     prints the program's description (JSON)
 //   pt2web_native print MODEL.pt2                    prints the program
+//   pt2web_native decompose IN.pt2 OUT.pt2 [--preserve op,...]
+//                                                    run_decompositions() to Core ATen, saved as a .pt2
+//   pt2web_native save IN.pt2 OUT.pt2                loads and saves again (pt2web's writer, torch 2.6 layout)
+#include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "cases.h"
 #include "fixture_runner.h"
+#include "io/pt2_loader.h"
+#include "io/pt2_writer.h"
+#include "passes/run_decompositions.h"
 #include "runtime/loaded_program.h"
+#include "util/error.h"
 
 using namespace pt2web;
 
@@ -30,8 +41,47 @@ nlohmann::json describe_file(const std::string& path) {
 }
 
 int usage() {
-  std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 | print MODEL.pt2\n";
+  std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 | print MODEL.pt2 |\n"
+               "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2\n";
   return 2;
+}
+
+// Loads argv[2], transforms it, writes argv[3].
+int rewrite(char** argv, const std::function<ExportedProgram(ExportedProgram)>& transform) {
+  try {
+    auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(argv[2]));
+    ExportedProgram program = transform(load_pt2(bytes, argv[2]));
+    std::vector<uint8_t> out = save_pt2(program);
+    std::ofstream file(argv[3], std::ios::binary);
+    file.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
+    if (!file) {
+      std::cerr << "cannot write " << argv[3] << "\n";
+      return 1;
+    }
+    std::cout << "wrote " << argv[3] << " (" << out.size() << " bytes, " << program.graph.nodes.size() << " nodes)\n";
+    return 0;
+  } catch (const Error& e) {
+    std::cerr << error_code_name(e.code()) << ": " << e.what() << "\n";
+    return 1;
+  }
+}
+
+int decompose(int argc, char** argv) {
+  DecompositionOptions options;
+  if ((argc - 4) % 2 != 0) {
+    std::cerr << "--preserve needs a comma-separated list of operators\n";
+    return 2;
+  }
+  for (int i = 4; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) != "--preserve") {
+      std::cerr << "unknown option " << argv[i] << "\n";
+      return 2;
+    }
+    std::stringstream list(argv[i + 1]);
+    for (std::string op; std::getline(list, op, ',');)
+      if (!op.empty()) options.preserve.push_back(op);
+  }
+  return rewrite(argv, [&](ExportedProgram p) { return run_decompositions(p, options); });
 }
 
 }  // namespace
@@ -59,6 +109,8 @@ int main(int argc, char** argv) {
       std::cout << describe_file(argv[2])["printed"].get<std::string>();
       return 0;
     }
+    if (command == "decompose" && argc >= 4) return decompose(argc, argv);
+    if (command == "save" && argc >= 4) return rewrite(argv, [](ExportedProgram p) { return p; });
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return 1;

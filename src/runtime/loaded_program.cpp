@@ -35,6 +35,12 @@ LoadedProgram::LoadedProgram(Bytes bytes, const std::string& label) {
   session_ = std::make_unique<Session>(std::move(program));
 }
 
+LoadedProgram::LoadedProgram(ExportedProgram program) {
+  verify_program(program);
+  mutates_inputs_ = pt2web::may_mutate_inputs(program);
+  session_ = std::make_unique<Session>(std::move(program));
+}
+
 int LoadedProgram::set_threads(int threads) {
   if (threads < 1) fail(ErrorCode::BadInput, "threads must be a whole number of at least 1, got ", threads);
   threads_ = parallel::threads_supported() ? threads : 1;

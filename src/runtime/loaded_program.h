@@ -50,6 +50,10 @@ class LoadedProgram {
  public:
   // Loads, verifies and prepares; `label` names the program in errors.
   LoadedProgram(Bytes bytes, const std::string& label);
+  // A program made in memory (by run_decompositions, a pass, or a test):
+  // verified and prepared as a loaded one. Throws as verify_program and
+  // Session's constructor do.
+  explicit LoadedProgram(ExportedProgram program);
   LoadedProgram(const LoadedProgram&) = delete;
   LoadedProgram& operator=(const LoadedProgram&) = delete;
 

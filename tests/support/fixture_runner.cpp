@@ -70,9 +70,14 @@ FixtureResult run_fixture(const std::string& dir, bool core, int threads) {
     result.load_error = e.what();
     return result;
   }
-  for (const Case& c : read_cases(dir + (core ? "/cases.core.json" : "/cases.json")))
-    result.cases.push_back(run_case(*program, c));
+  result.cases = run_cases(*program, dir + (core ? "/cases.core.json" : "/cases.json"));
   return result;
+}
+
+std::vector<CaseResult> run_cases(LoadedProgram& program, const std::string& cases_path) {
+  std::vector<CaseResult> results;
+  for (const Case& c : read_cases(cases_path)) results.push_back(run_case(program, c));
+  return results;
 }
 
 }  // namespace pt2web::testing

@@ -9,6 +9,10 @@
 
 #include "program/py_value.h"
 
+namespace pt2web {
+class LoadedProgram;
+}
+
 namespace pt2web::testing {
 
 struct CaseResult {
@@ -28,5 +32,9 @@ struct FixtureResult {
 
 // `threads`: the program's thread count (LoadedProgram::set_threads).
 FixtureResult run_fixture(const std::string& dir, bool core, int threads = 1);
+
+// Runs a cases file in order on an already loaded program (one made in
+// memory by a transformation, for example).
+std::vector<CaseResult> run_cases(LoadedProgram& program, const std::string& cases_path);
 
 }  // namespace pt2web::testing

@@ -1,0 +1,92 @@
+// linear, matmul, t: as ATen's CompositeImplicitAutograd kernels write them
+// (aten/src/ATen/native/Linear.cpp, LinearAlgebra.cpp).
+#include "passes/decomposition_table.h"
+#include "passes/tensor_meta_rules.h"
+
+namespace pt2web {
+
+namespace {
+
+// weight.t() of a 2-d weight: permute [1, 0].
+std::string transposed(GraphBuilder& b, const std::string& w) {
+  return b.emit1("aten.permute.default", {tensor_arg(w), ints_arg({1, 0})}, permuted_meta(b.meta(w), {1, 0}));
+}
+
+bool linear(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "input");
+  std::string w = input_tensor(b, node, "weight");
+  std::string bias = input_tensor(b, node, "bias");
+  const TensorMeta& xm = b.meta(x);
+  const TensorMeta& out = output_meta(b, node);
+  if (b.meta(w).sizes.size() != 2) return false;
+  size_t rank = xm.sizes.size();
+  if (rank == 2 && !bias.empty()) {
+    std::string wt = transposed(b, w);
+    bind_outputs(b, node, {b.emit1("aten.addmm.default", {tensor_arg(bias), tensor_arg(x), tensor_arg(wt)}, out)});
+    return true;
+  }
+  if (rank == 2) {
+    std::string wt = transposed(b, w);
+    bind_outputs(b, node, {b.emit1("aten.mm.default", {tensor_arg(x), tensor_arg(wt)}, out)});
+    return true;
+  }
+  // A contiguous n-d input with a 1-d bias: flatten to 2-d, addmm, view back.
+  if (rank >= 3 && !bias.empty() && b.meta(bias).sizes.size() == 1 && is_contiguous(xm)) {
+    SymInt rows = sym_const(1);
+    for (size_t i = 0; i + 1 < rank; ++i) rows = sym_mul(rows, xm.sizes[i]);
+    std::vector<SymInt> flat = {rows, xm.sizes[rank - 1]};
+    Argument flat_arg = b.sym_ints_arg(flat);
+    std::string x2 = b.emit1("aten.view.default", {tensor_arg(x), flat_arg}, contiguous_meta(xm.dtype, flat));
+    std::string wt = transposed(b, w);
+    std::vector<SymInt> mm_sizes = {rows, out.sizes.back()};
+    std::string mm = b.emit1("aten.addmm.default", {tensor_arg(bias), tensor_arg(x2), tensor_arg(wt)},
+                             contiguous_meta(out.dtype, mm_sizes));
+    bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(mm), b.sym_ints_arg(out.sizes)}, out)});
+    return true;
+  }
+  // Without a bias: matmul(input, weight.t()) folds the leading dims into one
+  // matrix product (transpose first, then view, mm, view back).
+  if (rank >= 3 && bias.empty() && is_contiguous(xm)) {
+    std::string wt = transposed(b, w);
+    SymInt rows = sym_const(1);
+    for (size_t i = 0; i + 1 < rank; ++i) rows = sym_mul(rows, xm.sizes[i]);
+    std::vector<SymInt> flat = {rows, xm.sizes[rank - 1]};
+    Argument flat_arg = b.sym_ints_arg(flat);
+    std::string x2 = b.emit1("aten.view.default", {tensor_arg(x), flat_arg}, contiguous_meta(xm.dtype, flat));
+    std::string mm = b.emit1("aten.mm.default", {tensor_arg(x2), tensor_arg(wt)},
+                             contiguous_meta(out.dtype, {rows, out.sizes.back()}));
+    bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(mm), b.sym_ints_arg(out.sizes)}, out)});
+    return true;
+  }
+  return false;
+}
+
+// matmul of two matrices is mm; other ranks keep the node (torch folds
+// batch dimensions through views that pt2web does not reproduce yet).
+bool matmul(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  std::string y = input_tensor(b, node, "other");
+  if (b.meta(x).sizes.size() != 2 || b.meta(y).sizes.size() != 2) return false;
+  bind_outputs(b, node, {b.emit1("aten.mm.default", {tensor_arg(x), tensor_arg(y)}, output_meta(b, node))});
+  return true;
+}
+
+bool t(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  if (b.meta(x).sizes.size() < 2) {
+    bind_outputs(b, node, {x});  // t of a 0-d or 1-d tensor is the tensor itself
+    return true;
+  }
+  bind_outputs(b, node, {transposed(b, x)});
+  return true;
+}
+
+}  // namespace
+
+void add_linear_decompositions(DecompositionTable& t_) {
+  t_["aten::linear.default"] = linear;
+  t_["aten::matmul.default"] = matmul;
+  t_["aten::t.default"] = t;
+}
+
+}  // namespace pt2web

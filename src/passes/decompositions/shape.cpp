@@ -1,0 +1,178 @@
+// View and copy composites: flatten, unflatten, reshape, contiguous,
+// transpose, squeeze, narrow, split, chunk, pad, to.dtype. A reshape of a
+// contiguous tensor is a view; of another layout, a contiguous clone then a
+// view (ATen's reshape).
+#include <algorithm>
+
+#include "passes/decomposition_table.h"
+#include "passes/tensor_meta_rules.h"
+
+namespace pt2web {
+
+namespace {
+
+std::string reshaped(GraphBuilder& b, const std::string& x, const TensorMeta& out) {
+  std::string src = x;
+  if (!is_contiguous(b.meta(x))) {
+    Argument contiguous;
+    contiguous.kind = Argument::Kind::MemoryFormat;
+    contiguous.ints = {1};  // torch.contiguous_format
+    src = b.emit1("aten.clone.default", {tensor_arg(x)}, contiguous_meta(out.dtype, b.meta(x).sizes),
+                  {{"memory_format", contiguous}});
+  }
+  return b.emit1("aten.view.default", {tensor_arg(src), b.sym_ints_arg(out.sizes)},
+                 contiguous_meta(out.dtype, out.sizes));
+}
+
+bool flatten(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  size_t rank = b.meta(x).sizes.size();
+  int64_t start = input_int(node, "start_dim", 0), end = input_int(node, "end_dim", -1);
+  if (rank == 0 || wrap_dim(start, rank) == wrap_dim(end, rank)) {
+    bind_outputs(b, node, {x});  // nothing to merge: flatten returns its input
+    return true;
+  }
+  bind_outputs(b, node, {reshaped(b, x, output_meta(b, node))});
+  return true;
+}
+
+bool reshape(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  bind_outputs(b, node, {reshaped(b, x, output_meta(b, node))});
+  return true;
+}
+
+// unflatten is a view to the output's sizes.
+bool unflatten(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  const TensorMeta& out = output_meta(b, node);
+  bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(x), b.sym_ints_arg(out.sizes)}, out)});
+  return true;
+}
+
+bool contiguous(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  if (is_contiguous(b.meta(x))) {
+    bind_outputs(b, node, {x});
+    return true;
+  }
+  Argument format;
+  format.kind = Argument::Kind::MemoryFormat;
+  format.ints = {1};  // torch.contiguous_format
+  bind_outputs(b, node, {b.emit1("aten.clone.default", {tensor_arg(x)}, output_meta(b, node),
+                                 {{"memory_format", format}})});
+  return true;
+}
+
+bool transpose(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  size_t rank = b.meta(x).sizes.size();
+  if (rank == 0) {
+    bind_outputs(b, node, {x});
+    return true;
+  }
+  std::vector<int64_t> perm;
+  for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(i));
+  std::swap(perm[wrap_dim(input_int(node, "dim0", 0), rank)], perm[wrap_dim(input_int(node, "dim1", 0), rank)]);
+  bind_outputs(b, node, {b.emit1("aten.permute.default", {tensor_arg(x), ints_arg(perm)},
+                                 permuted_meta(b.meta(x), perm))});
+  return true;
+}
+
+bool squeeze_dim(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  int64_t dim = input_int(node, "dim", 0);
+  bind_outputs(b, node, {b.emit1("aten.squeeze.dims", {tensor_arg(x), ints_arg({dim})},
+                                 squeezed_meta(b.meta(x), {dim}))});
+  return true;
+}
+
+bool to_dtype(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  const Argument* dtype = node_input(node, "dtype");
+  if (!dtype || dtype->kind != Argument::Kind::ScalarType) return false;
+  if (dtype->dtype == b.meta(x).dtype && !input_bool(node, "copy", false)) {
+    bind_outputs(b, node, {x});
+    return true;
+  }
+  bind_outputs(b, node, {b.emit1("aten._to_copy.default", {tensor_arg(x)}, output_meta(b, node),
+                                 {{"dtype", dtype_arg(dtype->dtype)}})});
+  return true;
+}
+
+bool squeeze_all(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  std::vector<int64_t> dims;
+  const TensorMeta& m = b.meta(x);
+  for (size_t i = 0; i < m.sizes.size(); ++i) {
+    if (m.sizes[i].is_symbolic) return false;  // torch guards on the size: keep the node
+    if (m.sizes[i].value == 1) dims.push_back(static_cast<int64_t>(i));
+  }
+  bind_outputs(b, node, {b.emit1("aten.squeeze.dims", {tensor_arg(x), ints_arg(dims)}, squeezed_meta(m, dims))});
+  return true;
+}
+
+// narrow(x, dim, start, length) -> slice(x, dim, start, start + length)
+bool narrow(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  int64_t dim = input_int(node, "dim", 0), start = input_int(node, "start", 0), length = input_int(node, "length", 0);
+  bind_outputs(b, node, {b.emit1("aten.slice.Tensor", {tensor_arg(x), int_arg(dim), int_arg(start), int_arg(start + length)},
+                                 output_meta(b, node))});
+  return true;
+}
+
+// pad(mode="constant") -> constant_pad_nd; other modes keep the node.
+bool pad(GraphBuilder& b, const Node& node) {
+  const Argument* mode = node_input(node, "mode");
+  if (mode && mode->kind == Argument::Kind::String && mode->str != "constant") return false;
+  std::string x = input_tensor(b, node, "self");
+  std::vector<Argument> args = {tensor_arg(x), ints_arg(input_ints(node, "pad", {}))};
+  const Argument* value = node_input(node, "value");
+  if (value && value->kind != Argument::Kind::None) args.push_back(*value);
+  bind_outputs(b, node, {b.emit1("aten.constant_pad_nd.default", args, output_meta(b, node))});
+  return true;
+}
+
+// split(x, size, dim) and chunk(x, chunks, dim) -> split_with_sizes(x, sizes, dim)
+// with the sizes ATen computes from the (static) dimension.
+bool split_into(GraphBuilder& b, const Node& node, bool chunks) {
+  std::string x = input_tensor(b, node, "self");
+  const TensorMeta& m = b.meta(x);
+  int64_t dim_arg = input_int(node, "dim", 0);
+  int64_t dim = wrap_dim(dim_arg, m.sizes.size());
+  if (m.sizes[dim].is_symbolic) return false;
+  int64_t total = m.sizes[dim].value;
+  int64_t piece = chunks ? (total + input_int(node, "chunks", 1) - 1) / std::max<int64_t>(input_int(node, "chunks", 1), 1)
+                         : input_int(node, "split_size", 1);
+  if (piece <= 0) return false;
+  std::vector<int64_t> sizes;
+  for (int64_t at = 0; at < total || (total == 0 && sizes.empty()); at += piece) sizes.push_back(std::min(piece, total - at));
+  std::vector<TensorMeta> outs;
+  for (size_t i = 0; i < sizes.size(); ++i) outs.push_back(output_meta(b, node, i));
+  std::vector<Argument> args = {tensor_arg(x), ints_arg(sizes)};
+  if (dim_arg != 0) args.push_back(int_arg(dim_arg));
+  bind_outputs(b, node, b.emit("aten.split_with_sizes.default", args, outs));
+  return true;
+}
+
+bool split(GraphBuilder& b, const Node& node) { return split_into(b, node, false); }
+bool chunk(GraphBuilder& b, const Node& node) { return split_into(b, node, true); }
+
+}  // namespace
+
+void add_shape_decompositions(DecompositionTable& t) {
+  t["aten::flatten.using_ints"] = flatten;
+  t["aten::reshape.default"] = reshape;
+  t["aten::contiguous.default"] = contiguous;
+  t["aten::transpose.int"] = transpose;
+  t["aten::squeeze.dim"] = squeeze_dim;
+  t["aten::to.dtype"] = to_dtype;
+  t["aten::squeeze.default"] = squeeze_all;
+  t["aten::narrow.default"] = narrow;
+  t["aten::pad.default"] = pad;
+  t["aten::split.Tensor"] = split;
+  t["aten::unflatten.int"] = unflatten;
+  t["aten::chunk.default"] = chunk;
+}
+
+}  // namespace pt2web

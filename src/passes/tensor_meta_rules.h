@@ -1,0 +1,33 @@
+// Shape, stride and dtype rules for the values a rewrite creates: contiguous
+// strides over symbolic sizes, permute, view, unsqueeze/squeeze, reductions.
+// The decompositions use these to give every new value the TensorMeta torch
+// would record (torch.export.load needs one for each value).
+//
+// Ownership: values only. Errors: Error(Internal) on a rule used with
+// impossible arguments (a bug in the caller).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "program/graph.h"
+
+namespace pt2web {
+
+SymInt sym_const(int64_t v);
+SymInt sym_mul(const SymInt& a, const SymInt& b);
+bool sym_is(const SymInt& s, int64_t v);  // concrete and equal to v
+
+std::vector<SymInt> contiguous_strides(const std::vector<SymInt>& sizes);
+TensorMeta contiguous_meta(DType dtype, std::vector<SymInt> sizes);
+TensorMeta with_dtype(TensorMeta meta, DType dtype);
+TensorMeta permuted_meta(const TensorMeta& m, const std::vector<int64_t>& dims);
+TensorMeta unsqueezed_meta(const TensorMeta& m, int64_t dim);
+TensorMeta squeezed_meta(const TensorMeta& m, const std::vector<int64_t>& dims);
+// A reduction over `dims` (empty = all); keepdim keeps them as size 1.
+TensorMeta reduced_meta(const TensorMeta& m, std::vector<int64_t> dims, bool keepdim);
+// True when the strides are the row-major ones for the sizes (size-1 dims ignored).
+bool is_contiguous(const TensorMeta& m);
+int64_t wrap_dim(int64_t dim, size_t rank);
+
+}  // namespace pt2web
