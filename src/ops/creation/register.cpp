@@ -4,7 +4,9 @@
 namespace pt2web {
 
 void register_creation_ops(OpTable& t) {
+  register_diagonal_builder_ops(t);
   register_factory_ops(t);
+  register_spaced_range_ops(t);
 }
 
 }  // namespace pt2web

@@ -6,6 +6,7 @@ namespace pt2web {
 void register_linalg_ops(OpTable& t) {
   register_einsum_ops(t);
   register_matmul_ops(t);
+  register_product_ops(t);
 }
 
 }  // namespace pt2web
