@@ -129,6 +129,19 @@ std::vector<int64_t> gradient_dims(const Tensor& self, std::optional<std::vector
   return dims;
 }
 
+// The dims of the list overloads (argument 2), one per spacing entry, checked
+// against self's sizes for the edge order (argument 3).
+std::vector<int64_t> listed_gradient_dims(const OpCall& c, size_t spacing_count) {
+  const Tensor& self = c.tensor(0);
+  const std::vector<int64_t> dims = gradient_dims(self, c.int_list(2));
+  if (spacing_count != dims.size())
+    fail(ErrorCode::BadInput, c.where(), "torch.gradient expected spacing to be unspecified, a scalar or it's spacing ",
+         "and dim arguments to have the same length, but got a spacing argument of length ", spacing_count,
+         " and a dim argument of length ", dims.size(), ".");
+  check_gradient_sizes(c, self, dims, c.int_arg(3));
+  return dims;
+}
+
 void push_list(OpCall& c, std::vector<Tensor> parts) { c.outputs.push_back(Value::from_tensors(std::move(parts))); }
 
 // gradient.scalarint(self, *, spacing=None, dim=None, edge_order)
@@ -149,13 +162,8 @@ void gradient_scalar_op(OpCall& c) {
 void gradient_scalar_list_op(OpCall& c) {
   const Tensor& self = c.tensor(0);
   const std::vector<double> spacing = c.double_list(1);
-  const std::vector<int64_t> dims = gradient_dims(self, c.int_list(2));
-  if (spacing.size() != dims.size())
-    fail(ErrorCode::BadInput, c.where(), "torch.gradient expected spacing to be unspecified, a scalar or it's spacing ",
-         "and dim arguments to have the same length, but got a spacing argument of length ", spacing.size(),
-         " and a dim argument of length ", dims.size(), ".");
+  const std::vector<int64_t> dims = listed_gradient_dims(c, spacing.size());
   const int64_t edge_order = c.int_arg(3);
-  check_gradient_sizes(c, self, dims, edge_order);
   std::vector<Tensor> out;
   for (size_t i = 0; i < dims.size(); ++i)
     out.push_back(gradient_uniform(self, dims[i], Value::from_double(spacing[i]), edge_order));
@@ -166,13 +174,8 @@ void gradient_scalar_list_op(OpCall& c) {
 void gradient_tensor_list_op(OpCall& c) {
   const Tensor& self = c.tensor(0);
   const std::vector<Tensor> coordinates = c.tensor_list(1);
-  const std::vector<int64_t> dims = gradient_dims(self, c.int_list(2));
-  if (coordinates.size() != dims.size())
-    fail(ErrorCode::BadInput, c.where(), "torch.gradient expected spacing to be unspecified, a scalar or it's spacing ",
-         "and dim arguments to have the same length, but got a spacing argument of length ", coordinates.size(),
-         " and a dim argument of length ", dims.size(), ".");
+  const std::vector<int64_t> dims = listed_gradient_dims(c, coordinates.size());
   const int64_t edge_order = c.int_arg(3);
-  check_gradient_sizes(c, self, dims, edge_order);
   std::vector<Tensor> out;
   for (size_t i = 0; i < dims.size(); ++i) {
     const Tensor& x = coordinates[i];
