@@ -29,19 +29,27 @@ void outer_op(OpCall& c) {
   c.push(multiply(reshape(a, {a.numel(), 1}), b));
 }
 
-// addr(self, vec1, vec2, beta, alpha) = addmm(self, vec1 as a column, vec2 as a row, beta, alpha)
+// addr(self, vec1, vec2, beta, alpha) = addmm(self, vec1 as a column, vec2 as a row, beta, alpha);
+// for bool tensors ATen computes (beta && self) || (alpha && vec1[i] && vec2[j]).
 void addr_op(OpCall& c) {
   const Tensor& v1 = c.tensor(1);
   const Tensor& v2 = c.tensor(2);
   check_vector(c, v1, "addr", "vec1");
   check_vector(c, v2, "addr", "vec2");
-  c.push(run_op1("aten::addmm.default", {c.arg(0), arg(reshape(v1, {v1.numel(), 1})),
-                                         arg(reshape(v2, {1, v2.numel()})), c.arg(3), c.arg(4)}));
+  const Tensor column = reshape(v1, {v1.numel(), 1}), row = reshape(v2, {1, v2.numel()});
+  if (v1.dtype() != DType::Bool || v2.dtype() != DType::Bool || c.tensor(0).dtype() != DType::Bool) {
+    c.push(run_op1("aten::addmm.default", {c.arg(0), arg(column), arg(row), c.arg(3), c.arg(4)}));
+    return;
+  }
+  Tensor product = c.scalar(4).to_double() != 0 ? multiply(column, row) : Tensor::empty(DType::Bool, {v1.numel(),
+                                                                                                      v2.numel()});
+  if (c.scalar(3).to_double() != 0) product = run_op1("aten::logical_or.default", {arg(product), c.arg(0)});
+  c.push(expand_view(product, {v1.numel(), v2.numel()}).clone());
 }
 
-// addbmm(self, batch1, batch2, beta, alpha): the sum over batches of
-// batch1[b] @ batch2[b] is one product of the batches laid side by side
-// ([n, B*k]) and stacked ([B*k, m]), passed to addmm.
+// addbmm(self, batch1, batch2, beta, alpha): self scaled by beta, then
+// alpha * batch1[b] @ batch2[b] added batch by batch (addmm each time, so
+// 16-bit results round after every batch as ATen's do).
 void addbmm_op(OpCall& c) {
   const Tensor& b1 = c.tensor(1);
   const Tensor& b2 = c.tensor(2);
@@ -53,9 +61,25 @@ void addbmm_op(OpCall& c) {
   if (b1.size(2) != b2.size(1))
     fail(ErrorCode::BadInput, c.where(), "Incompatible matrix sizes for bmm (", b1.size(1), "x", b1.size(2), " and ",
          b2.size(1), "x", b2.size(2), ")");
-  Tensor side_by_side = reshape(permute_view(b1, {1, 0, 2}), {b1.size(1), b1.size(0) * b1.size(2)});
-  Tensor stacked = reshape(b2, {b2.size(0) * b2.size(1), b2.size(2)});
-  c.push(run_op1("aten::addmm.default", {c.arg(0), arg(side_by_side), arg(stacked), c.arg(3), c.arg(4)}));
+  if (b1.size(0) == 0) {  // beta * self over an empty sum: a product with no inner dim
+    c.push(run_op1("aten::addmm.default", {c.arg(0), arg(Tensor::empty(b1.dtype(), {b1.size(1), 0})),
+                                           arg(Tensor::empty(b2.dtype(), {0, b2.size(2)})), c.arg(3), c.arg(4)}));
+    return;
+  }
+  // 16-bit products run in float32, rounded once per batch: ATen's addmm
+  // accumulates in float and rounds the combined result once.
+  const DType dtype = b1.dtype();
+  const bool widen = dtype == DType::Float16 || dtype == DType::BFloat16;
+  auto wide = [&](const Tensor& t) { return widen ? t.to(DType::Float32) : t; };
+  Value beta = c.arg(3);
+  Tensor out = c.tensor(0);
+  for (int64_t b = 0; b < b1.size(0); ++b) {
+    out = run_op1("aten::addmm.default", {arg(wide(out)), arg(wide(select_view(b1, 0, b))),
+                                          arg(wide(select_view(b2, 0, b))), beta, c.arg(4)});
+    if (widen) out = out.to(dtype);
+    beta = Value::from_int(1);
+  }
+  c.push(out);
 }
 
 // tensordot: the listed dims of self and other are contracted (a size-1 dim

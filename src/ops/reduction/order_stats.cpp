@@ -1,16 +1,21 @@
-// Order statistics along one dim, read off a stable sort (ops/reduction/
-// sort.cpp through the op table): kthvalue, median.dim, nanmedian (all
-// elements and along a dim), mode and msort.
+// Order statistics along one dim: kthvalue, median.dim, nanmedian (all
+// elements and along a dim), mode and msort (sort along dim 0, through the
+// op table).
 //
-// The stable sort orders each line by value with NaN above every number and
-// ties by position, which is the total order ATen's CPU kernels select from
-// for median and nanmedian ("value, then index"), so picking a position of
-// the sorted line gives ATen's value and index. kthvalue and mode return the
-// same values as ATen; for tied values ATen's index depends on its
-// (unstable) partitioning, while here it is the last tied position for mode
-// (ATen's result for lines short enough for insertion sort) and the
-// stable-order position for kthvalue.
+// Each picks one element per line and returns it with its position. Which
+// position ATen reports among tied values depends on its algorithm, so
+// each follows ATen's CPU kernel:
+// - median and nanmedian select from the total order "value (NaN above
+//   every number), then position", so the result is fully determined;
+//   median reports a line's first NaN when it holds one.
+// - kthvalue runs the median-of-three quickselect (Sedgewick's partition)
+//   that ATen runs, with NaN above every number.
+// - mode sorts (value, position) pairs by value with std::sort, as ATen
+//   does, and reports the last pair of the longest run (the smallest value
+//   among equally long runs).
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "ops/op_compose.h"
 #include "ops/reduction/common.h"
@@ -20,21 +25,19 @@ namespace pt2web {
 
 namespace {
 
-// One sorted line: the value at each sorted position and its original index.
+// One line along the reduced dim, as opmath values (bool as uint8_t, so
+// elements can be swapped).
 template <typename T>
-struct SortedLine {
-  const T* values;
-  const int64_t* indices;
-  int64_t len;
-  int64_t nan_count() const {
-    int64_t n = 0;
-    for (int64_t i = len - 1; i >= 0 && is_nan_value(static_cast<opmath_t<T>>(values[i])); --i) ++n;
-    return n;
-  }
+struct Line {
+  using Elem = std::conditional_t<std::is_same<opmath_t<T>, bool>::value, uint8_t, opmath_t<T>>;
+  std::vector<Elem> values;
+  int64_t len() const { return static_cast<int64_t>(values.size()); }
+  bool is_nan(int64_t i) const { return is_nan_value(values[i]); }
 };
 
-// Picks one (value, index) per line of x along `dim`: pick(line) returns the
-// sorted position to keep. Results have `dim` removed unless keepdim.
+// Picks one element per line of x along `dim`: pick(line) returns the
+// position (in the line) of the element to report. Results have `dim`
+// removed unless keepdim.
 template <typename Pick>
 std::pair<Tensor, Tensor> select_along_dim(const Tensor& x, int64_t dim, bool keepdim, const std::string& where,
                                            Pick&& pick) {
@@ -42,27 +45,83 @@ std::pair<Tensor, Tensor> select_along_dim(const Tensor& x, int64_t dim, bool ke
   const int64_t d = wrap_dim(dim, rank, where.c_str());
   if (rank > 0 && x.sizes()[d] == 0)
     fail(ErrorCode::BadInput, where, "Expected reduction dim ", d, " to have non-zero size.");
-  std::vector<Value> sorted = run_op("aten::sort.stable", {arg(x), Value::from_bool(true), arg(d)});
-  Lines values = make_lines(sorted[0].tensor, d, x.dtype(), where);
-  Lines indices = make_lines(sorted[1].tensor, d, DType::Int64, where);
-  Tensor value_out = empty_like_lines(values, x.dtype(), 1);
-  Tensor index_out = empty_like_lines(values, DType::Int64, 1);
+  Lines lines = make_lines(x, d, x.dtype(), where);
+  Tensor value_out = empty_like_lines(lines, x.dtype(), 1);
+  Tensor index_out = empty_like_lines(lines, DType::Int64, 1);
   visit_dtype(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    for (int64_t line = 0; line < values.count; ++line) {
-      SortedLine<T> s{values.data.data<T>() + line * values.len, indices.data.data<int64_t>() + line * values.len,
-                      values.len};
-      const int64_t position = pick(s);
-      value_out.data<T>()[line] = s.values[position];
-      index_out.data<int64_t>()[line] = s.indices[position];
+    Line<T> line;
+    for (int64_t l = 0; l < lines.count; ++l) {
+      const T* src = lines.data.data<T>() + l * lines.len;
+      line.values.resize(static_cast<size_t>(lines.len));
+      for (int64_t i = 0; i < lines.len; ++i) line.values[i] = static_cast<typename Line<T>::Elem>(src[i]);
+      const int64_t position = pick(line);
+      value_out.data<T>()[l] = src[position];
+      index_out.data<int64_t>()[l] = position;
     }
   });
-  Tensor v = restore_line_order(value_out, values), i = restore_line_order(index_out, values);
+  Tensor v = restore_line_order(value_out, lines), i = restore_line_order(index_out, lines);
   if (!keepdim && rank > 0) {
     v = squeeze_view(v, {d});
     i = squeeze_view(i, {d});
   }
   return {v, i};
+}
+
+// The line's positions ordered by value (NaN above every number), ties by position.
+template <typename T>
+std::vector<int64_t> total_order(const Line<T>& line) {
+  std::vector<int64_t> order(static_cast<size_t>(line.len()));
+  std::iota(order.begin(), order.end(), int64_t(0));
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    if (line.is_nan(a) != line.is_nan(b)) return line.is_nan(b);
+    if (!line.is_nan(a) && line.values[a] != line.values[b]) return line.values[a] < line.values[b];
+    return a < b;
+  });
+  return order;
+}
+
+// The position of the k-th smallest (0-based) after ATen's quickselect: the
+// median of three of the ends and middle becomes the pivot, the range is
+// partitioned by swapping from both ends, and the side holding k is kept.
+template <typename T>
+int64_t quickselect_position(const Line<T>& line, int64_t k) {
+  using E = typename Line<T>::Elem;
+  std::vector<E> v = line.values;
+  std::vector<int64_t> pos(v.size());
+  std::iota(pos.begin(), pos.end(), int64_t(0));
+  auto above = [](E a, E b) {  // a orders after b
+    return (is_nan_value(a) && !is_nan_value(b)) || a > b;
+  };
+  auto swap = [&](int64_t i, int64_t j) {
+    std::swap(v[i], v[j]);
+    std::swap(pos[i], pos[j]);
+  };
+  int64_t lo = 0, hi = static_cast<int64_t>(v.size()) - 1;
+  while (hi > lo) {
+    if (hi == lo + 1) {
+      if (above(v[lo], v[hi])) swap(lo, hi);
+      break;
+    }
+    swap((lo + hi) / 2, lo + 1);
+    if (above(v[lo + 1], v[hi])) swap(lo + 1, hi);
+    if (above(v[lo], v[hi])) swap(lo, hi);
+    if (above(v[lo + 1], v[lo])) swap(lo + 1, lo);
+    const E pivot = v[lo];
+    int64_t i = lo + 1, j = hi;
+    while (true) {
+      do ++i;
+      while (above(pivot, v[i]));
+      do --j;
+      while (above(v[j], pivot));
+      if (j < i) break;
+      swap(i, j);
+    }
+    swap(lo, j);
+    if (j <= k) lo = i;
+    if (j >= k) hi = j - 1;
+  }
+  return pos[k];
 }
 
 void push_pair(OpCall& c, std::pair<Tensor, Tensor> result) {
@@ -83,26 +142,33 @@ void kthvalue_op(OpCall& c) {
   if (k < 1 || k > len)
     fail(ErrorCode::BadInput, c.where(), "kthvalue(): selected number k out of range for dimension ", dim);
   reject_bool(c, x, "kthvalue_cpu");
-  push_pair(c, select_along_dim(x, dim, c.bool_arg(3), c.where(), [k](const auto&) { return k - 1; }));
+  push_pair(c, select_along_dim(x, dim, c.bool_arg(3), c.where(),
+                                [k](const auto& line) { return quickselect_position(line, k - 1); }));
 }
 
 // median.dim: the lower middle value; a line holding NaN gives its first NaN.
 void median_dim_op(OpCall& c) {
   reject_bool(c, c.tensor(0), "median_out");
-  push_pair(c, select_along_dim(c.tensor(0), c.int_arg(1), c.bool_arg(2), c.where(), [](const auto& s) {
-    const int64_t nan = s.nan_count();
-    return nan > 0 ? s.len - nan : (s.len - 1) / 2;
+  push_pair(c, select_along_dim(c.tensor(0), c.int_arg(1), c.bool_arg(2), c.where(), [](const auto& line) {
+    for (int64_t i = 0; i < line.len(); ++i)
+      if (line.is_nan(i)) return i;
+    return total_order(line)[(line.len() - 1) / 2];
   }));
 }
 
-// nanmedian.dim: the lower middle of the non-NaN values (position 0, a NaN,
-// when the line is all NaN).
-int64_t nan_ignoring_middle(int64_t len, int64_t nan) { return len - nan > 0 ? (len - nan - 1) / 2 : 0; }
+// nanmedian: the lower middle of the non-NaN values (the first position, a
+// NaN, when the line is all NaN).
+template <typename T>
+int64_t nan_ignoring_middle(const Line<T>& line) {
+  int64_t numbers = 0;
+  for (int64_t i = 0; i < line.len(); ++i) numbers += line.is_nan(i) ? 0 : 1;
+  return total_order(line)[numbers > 0 ? (numbers - 1) / 2 : 0];
+}
 
 void nanmedian_dim_op(OpCall& c) {
   reject_bool(c, c.tensor(0), "nanmedian_out");
   push_pair(c, select_along_dim(c.tensor(0), c.int_arg(1), c.bool_arg(2), c.where(),
-                                [](const auto& s) { return nan_ignoring_middle(s.len, s.nan_count()); }));
+                                [](const auto& line) { return nan_ignoring_middle(line); }));
 }
 
 // nanmedian over every element; NaN for an empty or all-NaN tensor.
@@ -113,22 +179,25 @@ void nanmedian_op(OpCall& c) {
     c.push(Tensor::scalar(x.dtype(), std::nan("")));
     return;
   }
-  c.push(select_along_dim(reshape(x, {-1}), 0, false, c.where(), [](const auto& s) {
-            return nan_ignoring_middle(s.len, s.nan_count());
-          }).first);
+  c.push(select_along_dim(reshape(x, {-1}), 0, false, c.where(),
+                          [](const auto& line) { return nan_ignoring_middle(line); })
+             .first);
 }
 
 // mode: the most frequent value (the smallest among equally frequent ones)
-// and the last position holding it.
+// and a position holding it, found as ATen finds them.
 void mode_op(OpCall& c) {
-  reject_bool(c, c.tensor(0), "mode_cpu");
-  push_pair(c, select_along_dim(c.tensor(0), c.int_arg(1), c.bool_arg(2), c.where(), [](const auto& s) {
+  push_pair(c, select_along_dim(c.tensor(0), c.int_arg(1), c.bool_arg(2), c.where(), [](const auto& line) {
+    using M = typename std::decay_t<decltype(line.values)>::value_type;
+    std::vector<std::pair<M, int64_t>> pairs;
+    for (int64_t i = 0; i < line.len(); ++i) pairs.emplace_back(line.values[i], i);
+    std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     int64_t best = 0, best_count = 0, run = 0;
-    for (int64_t i = 0; i < s.len; ++i) {
+    for (int64_t i = 0; i < line.len(); ++i) {
       ++run;
-      if (i == s.len - 1 || !(s.values[i] == s.values[i + 1])) {
+      if (i == line.len() - 1 || pairs[i].first != pairs[i + 1].first) {
         if (run > best_count) {
-          best = i;
+          best = pairs[i].second;
           best_count = run;
         }
         run = 0;

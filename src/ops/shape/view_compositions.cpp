@@ -100,13 +100,18 @@ void rot90_op(OpCall& c) {
 }
 
 // sum_to_size: sums the leading dims self has beyond `size` and the dims where
-// `size` is 1, so the result has exactly `size` (which must expand to self).
+// `size` is 1, so the result has exactly `size` (which must expand to self);
+// an empty size is a full sum, and a size equal to self's returns self.
 void sum_to_size_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
   const std::vector<int64_t> size = c.int_list(1);
   if (!is_expandable_to(size, x.sizes()))
     fail(ErrorCode::BadInput, c.where(), "size {", shape_to_string(size), "} is not expandable to size {",
          shape_to_string(x.sizes()), "}.");
+  if (size.empty()) {  // ATen sums everything here, so the dtype follows sum's (int64 for bool)
+    c.push(run_op1("aten::sum.default", {arg(x)}));
+    return;
+  }
   if (Shape(size) == x.sizes()) {
     c.push(x);
     return;

@@ -13,8 +13,15 @@ TEST_CASE("outer, addr and addbmm", "[products]") {
   Tensor self = make({2, 3}, {kNaN, 0, 0, 0, 0, 1});
   check_values(call1("aten::addr", {tv(self), tv(a), tv(b), dv(0), dv(2)}), {2, 3}, {2, 20, 200, 4, 40, 400});
   CHECK(error_code_of("aten::outer", {tv(make({1, 2}, {1, 2})), tv(b)}) == ErrorCode::BadInput);
+  Tensor t = make_bool({2}, {true, false}), f = make_bool({2}, {false, true});
+  Tensor logical = call1("aten::addr", {tv(make_bool({2, 2}, {false, false, true, false})), tv(t), tv(f)});
+  CHECK(logical.dtype() == DType::Bool);
+  check_values(logical, {2, 2}, {0, 1, 1, 0});  // self || (vec1[i] && vec2[j])
   Tensor b1 = make({2, 1, 2}, {1, 2, 3, 4}), b2 = make({2, 2, 1}, {1, 1, 10, 10});
   check_values(call1("aten::addbmm", {tv(make({1, 1}, {5})), tv(b1), tv(b2)}), {1, 1}, {5 + 3 + 70});
+  check_values(call1("aten::addbmm", {tv(make({1, 1}, {5})), tv(b1), tv(b2), dv(2), dv(0.5)}), {1, 1}, {10 + 36.5});
+  Tensor none_batched = call1("aten::addbmm", {tv(make({1}, {5})), tv(make({0, 1, 2}, {})), tv(make({0, 2, 3}, {}))});
+  check_values(none_batched, {1, 3}, {5, 5, 5});
   CHECK(error_code_of("aten::addbmm", {tv(make({1, 1}, {5})), tv(b1), tv(make({3, 2, 1}, {1, 1, 1, 1, 1, 1}))}) ==
         ErrorCode::BadInput);
 }

@@ -19,6 +19,10 @@ TEST_CASE("kthvalue picks the k-th smallest with its index", "[order_stats]") {
   check_values(last[0].tensor, {2, 1}, {3, kNaN});  // NaN orders last
   CHECK(error_code_of("aten::kthvalue", {tv(x), iv(4), iv(1)}) == ErrorCode::BadInput);
   CHECK(error_code_of("aten::kthvalue", {tv(x), iv(0), iv(1)}) == ErrorCode::BadInput);
+  // Ties: ATen's quickselect (median-of-three pivot, swaps from both ends) decides the position.
+  auto tied = call("aten::kthvalue", {tv(make_i64({3}, {1, 1, 1})), iv(1)});
+  check_values(tied[0].tensor, {}, {1});
+  check_values(tied[1].tensor, {}, {1});
 }
 
 TEST_CASE("median.dim returns the lower middle value or the first NaN", "[order_stats]") {
@@ -40,6 +44,9 @@ TEST_CASE("mode prefers the smallest of equally frequent values and reports its 
   auto out = call("aten::mode", {tv(x)});
   check_values(out[0].tensor, {2}, {1, 7});
   check_values(out[1].tensor, {2}, {3, 2});
+  auto flags = call("aten::mode", {tv(make_bool({3}, {true, false, true}))});
+  check_values(flags[0].tensor, {}, {1});
+  check_values(flags[1].tensor, {}, {2});
   auto scalar = call("aten::mode", {tv(make({}, {4}))});
   check_values(scalar[0].tensor, {}, {4});
   check_values(call1("aten::msort", {tv(make({3, 1}, {2, kNaN, 1}))}), {3, 1}, {1, 2, kNaN});

@@ -65,6 +65,9 @@ TEST_CASE("sum_to_size sums leading and size-1 dims", "[view_compositions]") {
   Tensor same = call1("aten::sum_to_size", {tv(x), ints({2, 2, 3})});
   CHECK(same.storage() == x.storage());
   CHECK(error_code_of("aten::sum_to_size", {tv(x), ints({2})}) == ErrorCode::BadInput);
+  Tensor full = call1("aten::sum_to_size", {tv(make_bool({}, {true})), ints({})});  // a full sum, as sum's dtype
+  CHECK(full.dtype() == DType::Int64);
+  check_values(full, {}, {1});
 }
 
 TEST_CASE("hsplit, vsplit and dsplit pick their dim and check divisibility", "[splitting]") {
