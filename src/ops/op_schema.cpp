@@ -46,6 +46,7 @@ Value parse_scalar_literal(const std::string& text, const std::string& base_type
     v.i = 1;
     return v;
   }
+  if (base_type == "ScalarType") return Value::from_dtype(dtype_from_name(text));  // "dtype=long"
   if (text.size() >= 2 && (text.front() == '"' || text.front() == '\''))
     return Value::from_string(text.substr(1, text.size() - 2));
   if (text == "inf") return Value::from_double(INFINITY);

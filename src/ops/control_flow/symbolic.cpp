@@ -113,6 +113,7 @@ void register_symbolic_ops(OpTable& t) {
   t.add("aten::sym_numel(Tensor self) -> SymInt", sym_numel_op);
   t.add("aten::sym_storage_offset(Tensor self) -> SymInt", sym_storage_offset_op);
   t.add("aten::_local_scalar_dense(Tensor self) -> Scalar", local_scalar_dense_op);
+  t.add("aten::item(Tensor self) -> Scalar", local_scalar_dense_op);
   t.add("aten::_assert_scalar(Scalar self, str assert_msg) -> ()", assert_scalar_op);
   t.add("aten::_assert_async.msg(Tensor self, str assert_msg) -> ()", assert_async_msg_op);
   t.add("aten::sym_constrain_range(Scalar size, *, int? min=None, int? max=None) -> ()", constrain_range_op);

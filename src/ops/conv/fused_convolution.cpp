@@ -23,24 +23,13 @@
 #include "kernels/parallel/thread_pool.h"
 #include "ops/conv/convolution_op.h"
 #include "ops/conv/conv.h"
-#include "ops/registry.h"
+#include "ops/op_compose.h"
 #include "ops/views.h"
 #include "util/error.h"
 
 namespace pt2web {
 
 namespace {
-
-// Runs a table operator on `args` (schema defaults fill the rest) and returns its first output.
-Tensor run_table_op(const char* name, std::vector<Value> args, SubgraphRunner& runner) {
-  const OpEntry* entry = op_table().find(name);
-  PT2WEB_CHECK(entry != nullptr, "operator ", name, " missing from the table");
-  for (size_t i = args.size(); i < entry->schema.arguments.size(); ++i)
-    args.push_back(*entry->schema.arguments[i].default_value);
-  OpCall call(entry->schema, std::move(args), &runner);
-  entry->kernel(call);
-  return call.outputs.at(0).tensor;
-}
 
 struct BatchNormParams {
   Tensor weight, bias, mean, var;
@@ -103,19 +92,19 @@ void conv_bn_clamp_op(OpCall& c) {
     return;
   }
   if (bn.present())
-    y = run_table_op("aten::_native_batch_norm_legit_no_training.default",
+    y = run_op1("aten::_native_batch_norm_legit_no_training.default",
                      {Value::from_tensor(y), Value::from_tensor(bn.weight), Value::from_tensor(bn.bias),
                       Value::from_tensor(bn.mean), Value::from_tensor(bn.var), Value::from_double(0.1),
                       Value::from_double(bn.eps)},
-                     c.runner());
+                     &c.runner());
   if (lo || hi) {
     if (y.dtype() == DType::Float32 && y.is_contiguous()) {
       clamp_f32(y.data<float>(), y.data<float>(), y.numel(), lo_f, hi_f);
     } else {
-      y = run_table_op("aten::clamp.default",
+      y = run_op1("aten::clamp.default",
                        {Value::from_tensor(y), lo ? Value::from_double(*lo) : Value::none(),
                         hi ? Value::from_double(*hi) : Value::none()},
-                       c.runner());
+                       &c.runner());
     }
   }
   c.push(y);
