@@ -25,4 +25,10 @@ Tensor run_op1(const std::string& qualified_name, std::vector<Value> args, Subgr
   return out[0].tensor;
 }
 
+void forward_to(OpCall& c, const std::string& qualified_name) {
+  std::vector<Value> args;
+  for (size_t i = 0; i < c.num_args(); ++i) args.push_back(c.arg(i));
+  for (Value& v : run_op(qualified_name, std::move(args))) c.outputs.push_back(std::move(v));
+}
+
 }  // namespace pt2web

@@ -22,6 +22,10 @@ std::vector<Value> run_op(const std::string& qualified_name, std::vector<Value> 
 // The first output of run_op, which must be a tensor.
 Tensor run_op1(const std::string& qualified_name, std::vector<Value> args, SubgraphRunner* runner = nullptr);
 
+// Runs `qualified_name` on the calling operator's own arguments and pushes
+// its outputs: the kernel of an ATen alias (divide -> div).
+void forward_to(OpCall& c, const std::string& qualified_name);
+
 // Argument shorthands for run_op calls.
 inline Value arg(const Tensor& t) { return Value::from_tensor(t); }
 inline Value arg(int64_t i) { return Value::from_int(i); }

@@ -53,8 +53,8 @@ void check_round_trip(const ExportedProgram& program, const std::string& cases_p
   ExportedProgram reloaded = load_pt2(as_bytes(save_pt2(program)), "saved");
   CHECK(write_program_json(reloaded) == write_program_json(program));
   check_same_state(program, reloaded);
-  LoadedProgram program(std::move(reloaded));
-  auto results = testing::run_cases(program, cases_path);
+  LoadedProgram loaded(std::move(reloaded));
+  auto results = testing::run_cases(loaded, cases_path);
   REQUIRE_FALSE(results.empty());
   for (const auto& c : results) {
     INFO("case " << c.name << ": " << c.detail);
