@@ -1,4 +1,5 @@
 #include "ops/families.h"
+#include "ops/quantized/quantized_ops.h"
 
 namespace pt2web {
 
@@ -27,6 +28,7 @@ void register_all_op_families(OpTable& table) {
   register_fold_ops(table);
   register_distance_ops(table);
   register_embedding_bag_ops(table);
+  register_quantized_ops(table);
 }
 
 }  // namespace pt2web

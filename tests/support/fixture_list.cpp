@@ -1,6 +1,7 @@
 #include "fixture_list.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -18,6 +19,11 @@ std::vector<std::string> fixture_names(const std::string& fixtures_dir) {
   closedir(dir);
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 }  // namespace pt2web::testing
