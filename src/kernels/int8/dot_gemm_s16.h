@@ -6,12 +6,17 @@
 //
 // dot_gemm_s16 is the fast kernel: wasm SIMD128 i32x4.dot_i16x8_s when built
 // with -msimd128, SSE2's pmaddwd natively (the same instruction), a plain loop
-// elsewhere; four B rows per A row at a time, k in steps of 8.
+// elsewhere. From 4 rows of A and B up, B is packed per call into panels of
+// four rows with k pairs interleaved, and 4x8 tiles of C accumulate a
+// splatted pair of A against a panel (two products into four outputs per
+// instruction, no horizontal sums); smaller products take four B rows per A
+// row, k in steps of 8.
 // dot_gemm_s16_reference is the plain loop it is tested against.
 //
 // C[m][n] is written at c[m * ldc_m + n * ldc_n]. Preconditions (checked by
 // callers): sizes >= 0, |A|, |B| <= 255 and K <= kMaxDotK, so no int32 sum
-// overflows; rows are contiguous along k. Never allocates.
+// overflows; rows are contiguous along k. The packing buffer is
+// thread-local and grows only.
 #pragma once
 
 #include <cstdint>
