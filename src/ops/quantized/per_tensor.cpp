@@ -32,7 +32,25 @@ int64_t one_int(const OpCall& c, size_t index) {
   return t.item_as_int();
 }
 
-void quantize(OpCall& c, double scale, int64_t zero_point, int64_t qmin, int64_t qmax) {
+// The parameters in their three forms: numbers (.default), 1-element tensors
+// (.tensor), and the range as tensors too (.tensor2).
+enum class Form { Numbers, Tensors, Tensors2 };
+
+struct Params {
+  double scale;
+  int64_t zero_point, qmin, qmax;
+};
+
+Params params(const OpCall& c, Form form) {
+  if (form == Form::Numbers) return {c.double_arg(1), c.int_arg(2), c.int_arg(3), c.int_arg(4)};
+  if (form == Form::Tensors) return {one_value(c, 1), one_int(c, 2), c.int_arg(3), c.int_arg(4)};
+  return {one_value(c, 1), one_int(c, 2), one_int(c, 3), one_int(c, 4)};
+}
+
+// (input, scale, zero_point, quant_min, quant_max, dtype)
+template <Form F>
+void quantize_op(OpCall& c) {
+  const auto [scale, zero_point, qmin, qmax] = params(c, F);
   const DType dtype = *c.optional_dtype(5);
   Tensor x = float32_input(c, c.tensor(0));
   check_quant_range(c, qmin, qmax, dtype);
@@ -41,7 +59,10 @@ void quantize(OpCall& c, double scale, int64_t zero_point, int64_t qmin, int64_t
                                 {static_cast<float>(zero_point)}, RoundOrder::BeforeZeroPoint, qmin, qmax, dtype));
 }
 
-void dequantize(OpCall& c, double scale, int64_t zero_point, int64_t qmin, int64_t qmax) {
+// (input, scale, zero_point, quant_min, quant_max, dtype, *, out_dtype=None)
+template <Form F>
+void dequantize_op(OpCall& c) {
+  const auto [scale, zero_point, qmin, qmax] = params(c, F);
   const Tensor& q = c.tensor(0);
   const DType dtype = *c.optional_dtype(5);
   if (q.dtype() != dtype)
@@ -57,49 +78,27 @@ void dequantize(OpCall& c, double scale, int64_t zero_point, int64_t qmin, int64
   else c.push(dequantize_affine<double>(q, GroupLayout{1, 1}, zp, {scale}));
 }
 
-// (input, float scale, int zero_point, int quant_min, int quant_max, ScalarType dtype)
-void quantize_per_tensor_op(OpCall& c) {
-  quantize(c, c.double_arg(1), c.int_arg(2), c.int_arg(3), c.int_arg(4));
-}
-void quantize_per_tensor_tensor_op(OpCall& c) {
-  quantize(c, one_value(c, 1), one_int(c, 2), c.int_arg(3), c.int_arg(4));
-}
-void quantize_per_tensor_tensor2_op(OpCall& c) {
-  quantize(c, one_value(c, 1), one_int(c, 2), one_int(c, 3), one_int(c, 4));
-}
-
-// (input, scale, zero_point, quant_min, quant_max, dtype, *, out_dtype=None)
-void dequantize_per_tensor_op(OpCall& c) {
-  dequantize(c, c.double_arg(1), c.int_arg(2), c.int_arg(3), c.int_arg(4));
-}
-void dequantize_per_tensor_tensor_op(OpCall& c) {
-  dequantize(c, one_value(c, 1), one_int(c, 2), c.int_arg(3), c.int_arg(4));
-}
-void dequantize_per_tensor_tensor2_op(OpCall& c) {
-  dequantize(c, one_value(c, 1), one_int(c, 2), one_int(c, 3), one_int(c, 4));
-}
-
 }  // namespace
 
 void add_per_tensor_ops(OpTable& t) {
   t.add("quantized_decomposed::quantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, "
         "int quant_max, ScalarType dtype) -> Tensor",
-        quantize_per_tensor_op);
+        quantize_op<Form::Numbers>);
   t.add("quantized_decomposed::quantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, "
         "int quant_min, int quant_max, ScalarType dtype) -> Tensor",
-        quantize_per_tensor_tensor_op);
+        quantize_op<Form::Tensors>);
   t.add("quantized_decomposed::quantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, "
         "Tensor quant_min, Tensor quant_max, ScalarType dtype) -> Tensor",
-        quantize_per_tensor_tensor2_op);
+        quantize_op<Form::Tensors2>);
   t.add("quantized_decomposed::dequantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, "
         "int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
-        dequantize_per_tensor_op);
+        dequantize_op<Form::Numbers>);
   t.add("quantized_decomposed::dequantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, "
         "int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
-        dequantize_per_tensor_tensor_op);
+        dequantize_op<Form::Tensors>);
   t.add("quantized_decomposed::dequantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, "
         "Tensor quant_min, Tensor quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
-        dequantize_per_tensor_tensor2_op);
+        dequantize_op<Form::Tensors2>);
 }
 
 }  // namespace pt2web::quantized

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "kernels/int8/dot_gemm_s16.h"
 #include "kernels/int8/widen.h"
 #include "util/error.h"
 
@@ -80,6 +81,21 @@ void store_outputs(const int32_t* acc, int64_t count, int64_t n, const ProductQu
     case DType::UInt8: requantize_u8(acc, count, n, q.requant, out.data<uint8_t>() + at, stride); break;
     default: requantize_f32(acc, count, n, q.requant, out.data<float>() + at, stride); break;
   }
+}
+
+void dot_rows(int64_t M, int64_t N, int64_t K, const int16_t* a, const int16_t* b, int32_t* c) {
+  DotGemmArgs g;
+  g.M = M;
+  g.N = N;
+  g.K = K;
+  g.a = a;
+  g.lda = K;
+  g.b = b;
+  g.ldb = K;
+  g.c = c;
+  g.ldc_m = N;
+  g.ldc_n = 1;
+  dot_gemm_s16(g);
 }
 
 Tensor widened_rows(const Tensor& values, int64_t rows, int64_t cols, const std::vector<int32_t>& zero_points) {

@@ -46,6 +46,10 @@ void check_int8_operand(const OpCall& c, const Tensor& t, const char* what);
 void store_outputs(const int32_t* acc, int64_t count, int64_t n, const ProductQuantization& q, Tensor& out,
                    int64_t at, int64_t stride);
 
+// C[m][n] = sum_k A[m][k] * B[n][k] over int16 rows of K values, C row-major
+// [M, N] (kernels/int8/dot_gemm_s16).
+void dot_rows(int64_t M, int64_t N, int64_t K, const int16_t* a, const int16_t* b, int32_t* c);
+
 // The widened (zero point subtracted) int16 rows of an int8/uint8 tensor
 // with rows of `cols` values; zero_points has one value per row or one.
 Tensor widened_rows(const Tensor& values, int64_t rows, int64_t cols, const std::vector<int32_t>& zero_points);

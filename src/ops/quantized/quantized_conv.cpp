@@ -42,18 +42,7 @@ void run_groups(OpCall& c, const Tensor& x, const Tensor& w16, int64_t groups, C
         depthwise_s16(rows.data<int16_t>(), w16.data<int16_t>() + first_oc * K, g, acc.data<int32_t>());
       } else {
         im2col_s16(group_in, g, q.input_zero_point, rows.data<int16_t>());
-        DotGemmArgs d;
-        d.M = oc_per_group;
-        d.N = P;
-        d.K = K;
-        d.a = w16.data<int16_t>() + first_oc * K;
-        d.lda = K;
-        d.b = rows.data<int16_t>();
-        d.ldb = K;
-        d.c = acc.data<int32_t>();
-        d.ldc_m = P;
-        d.ldc_n = 1;
-        dot_gemm_s16(d);
+        dot_rows(oc_per_group, P, K, w16.data<int16_t>() + first_oc * K, rows.data<int16_t>(), acc.data<int32_t>());
       }
       for (int64_t o = 0; o < oc_per_group; ++o)
         store_outputs(acc.data<int32_t>() + o * P, P, first_oc + o, q, out, (b * out_channels + first_oc + o) * P, 1);

@@ -34,18 +34,7 @@ void quantized_linear_op(OpCall& c) {
   Tensor a = widened_rows(w, N, K, q.weight_zero_points);
   Tensor b = widened_rows(x, M, K, {q.input_zero_point});
   Tensor acc = Tensor::uninitialized(DType::Int32, {N, M});
-  DotGemmArgs g;
-  g.M = N;
-  g.N = M;
-  g.K = K;
-  g.a = a.data<int16_t>();
-  g.lda = K;
-  g.b = b.data<int16_t>();
-  g.ldb = K;
-  g.c = acc.data<int32_t>();
-  g.ldc_m = M;
-  g.ldc_n = 1;
-  dot_gemm_s16(g);
+  dot_rows(N, M, K, a.data<int16_t>(), b.data<int16_t>(), acc.data<int32_t>());
   for (int64_t n = 0; n < N; ++n) store_outputs(acc.data<int32_t>() + n * M, M, n, q, out, n, N);
   c.push(out);
 }
