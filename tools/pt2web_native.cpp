@@ -7,10 +7,17 @@
 //   pt2web_native decompose IN.pt2 OUT.pt2 [--preserve op,...]
 //                                                    run_decompositions() to Core ATen, saved as a .pt2
 //   pt2web_native save IN.pt2 OUT.pt2                loads and saves again (pt2web's writer, torch 2.6 layout)
+//   pt2web_native bench DIR [--core] [--runs N]      times the first case of a fixture folder (median of N
+//                                                    runs after two warm-ups) and prints the memory one run
+//                                                    needs: the planned arena and the state the program reads
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -42,7 +49,7 @@ nlohmann::json describe_file(const std::string& path) {
 
 int usage() {
   std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 | print MODEL.pt2 |\n"
-               "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2\n";
+               "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2 | bench DIR [--core] [--runs N]\n";
   return 2;
 }
 
@@ -84,6 +91,48 @@ int decompose(int argc, char** argv) {
   return rewrite(argv, [&](ExportedProgram p) { return run_decompositions(p, options); });
 }
 
+// Bytes of the distinct storages behind the state tensors the signature reads.
+size_t state_bytes(const LoadedProgram& loaded) {
+  std::map<std::string, Tensor> current;
+  for (auto& [name, t] : loaded.state_dict()) current[name] = t;
+  std::set<const Storage*> seen;
+  size_t total = 0;
+  auto add = [&](const Tensor& t) {
+    if (t.defined() && seen.insert(t.storage().get()).second) total += t.storage()->nbytes();
+  };
+  const ExportedProgram& program = loaded.program();
+  for (const auto& spec : program.signature.input_specs) {
+    if (spec.kind == InputKind::Parameter || spec.kind == InputKind::Buffer) {
+      auto it = current.find(spec.target);
+      if (it != current.end()) add(it->second);
+    }
+    if (spec.kind == InputKind::ConstantTensor) add(program.constants.at(spec.target).tensor);
+  }
+  return total;
+}
+
+int bench(const std::string& dir, bool core, int runs) {
+  const std::string model = dir + (core ? "/model.core.pt2" : "/model.pt2");
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(model));
+  auto start = std::chrono::steady_clock::now();
+  LoadedProgram program(bytes, model);
+  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const testing::Case c = testing::read_cases(dir + (core ? "/cases.core.json" : "/cases.json")).at(0);
+  std::vector<double> times;
+  for (int i = 0; i < runs + 2; ++i) {
+    start = std::chrono::steady_clock::now();
+    program.run(c.args, c.kwargs);
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  times.erase(times.begin(), times.begin() + 2);
+  std::sort(times.begin(), times.end());
+  std::cout << model << "  case " << c.name << "\n  load " << load_ms << " ms, run median " << times[times.size() / 2]
+            << " ms (min " << times.front() << ", max " << times.back() << ", " << runs << " runs)\n  arena "
+            << program.memory().planned_bytes << " bytes, state read " << state_bytes(program) << " bytes, archive "
+            << bytes->size() << " bytes\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -111,6 +160,17 @@ int main(int argc, char** argv) {
     }
     if (command == "decompose" && argc >= 4) return decompose(argc, argv);
     if (command == "save" && argc >= 4) return rewrite(argv, [](ExportedProgram p) { return p; });
+    if (command == "bench") {
+      bool core = false;
+      int runs = 20;
+      for (int i = 3; i < argc; ++i) {
+        const std::string option = argv[i];
+        if (option == "--core") core = true;
+        else if (option == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+        else return usage();
+      }
+      return bench(argv[2], core, runs);
+    }
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return 1;

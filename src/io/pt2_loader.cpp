@@ -5,6 +5,7 @@
 
 #include "io/program_json.h"
 #include "io/torch_load.h"
+#include "tensor/alignment.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -36,9 +37,28 @@ void take_constants(const PyValue& dict, ExportedProgram& ep) {
   }
 }
 
-PyValue load_nested(const ZipArchive& archive, const std::string& entry) {
+PyValue load_nested(const ZipArchive& archive, const std::string& entry,
+                    StorageAlignment alignment = StorageAlignment::CopyMisaligned) {
   ZipArchive nested = archive.open_nested(entry);
-  return torch_load(nested);
+  return torch_load(nested, alignment);
+}
+
+// The state dict is loaded without aligning misaligned storages (the legacy
+// zip's nested archives start at any offset); only the entries the program
+// reads (its parameters and persistent buffers) get an aligned copy, so
+// entries no node reads, such as the float originals PT2E keeps next to its
+// int8 weights, are never copied. Entries sharing a storage keep sharing it.
+void align_read_state(ExportedProgram& ep) {
+  std::map<const Storage*, std::shared_ptr<Storage>> copies;
+  for (const auto& spec : ep.signature.input_specs) {
+    if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer) continue;
+    auto it = ep.state_dict.find(spec.target);
+    if (it == ep.state_dict.end() || is_aligned(it->second)) continue;
+    Tensor& t = it->second;
+    std::shared_ptr<Storage>& copy = copies[t.storage().get()];
+    if (!copy) copy = aligned(t).storage();
+    t = Tensor(copy, t.dtype(), t.sizes(), t.strides(), t.storage_offset());
+  }
 }
 
 // Example inputs are a convenience the program does not need: when they
@@ -66,8 +86,9 @@ ExportedProgram load_legacy(const ZipArchive& archive, const std::string& label)
   check_schema_version(ep, label);
   for (const char* name : {"serialized_state_dict.pt", "serialized_state_dict.json"})
     if (archive.contains(name) && archive.find(name)->size > 0) {
-      take_tensors(load_nested(archive, name), std::string(label) + " state dict", &ep.state_dict,
-                   &ep.state_dict_order);
+      take_tensors(load_nested(archive, name, StorageAlignment::KeepMisaligned), std::string(label) + " state dict",
+                   &ep.state_dict, &ep.state_dict_order);
+      align_read_state(ep);
       break;
     }
   for (const char* name : {"serialized_constants.pt", "serialized_constants.json"})

@@ -231,11 +231,12 @@ constexpr int kMaxResultDepth = 512;
 
 class Unpickler {
  public:
-  Unpickler(const ZipArchive& archive, std::string root, bool big_endian)
+  Unpickler(const ZipArchive& archive, std::string root, bool big_endian, StorageAlignment alignment)
       : archive_(archive),
         root_(std::move(root)),
         pickle_name_(root_ + "/data.pkl"),
-        big_endian_(big_endian) {
+        big_endian_(big_endian),
+        alignment_(alignment) {
     ByteSpan span = archive_.read(pickle_name_);
     data_ = span.data;
     size_ = span.size;
@@ -605,7 +606,8 @@ class Unpickler {
       }
     }
     auto address = reinterpret_cast<uintptr_t>(record.storage->data());
-    if (address % element_size(dtype) != 0) record.storage = copy_storage(*record.storage, 0);
+    if (address % element_size(dtype) != 0 && alignment_ == StorageAlignment::CopyMisaligned)
+      record.storage = copy_storage(*record.storage, 0);
     return record.storage;
   }
 
@@ -887,6 +889,7 @@ class Unpickler {
   std::string root_;
   std::string pickle_name_;
   bool big_endian_;
+  StorageAlignment alignment_;
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
   size_t pos_ = 0;
@@ -935,13 +938,13 @@ bool read_big_endian(const ZipArchive& archive, const std::string& root) {
 
 }  // namespace
 
-PyValue torch_load(const ZipArchive& archive) {
+PyValue torch_load(const ZipArchive& archive, StorageAlignment alignment) {
   std::string root = find_root(archive);
   if (!archive.contains(root + "/data.pkl"))
     fail(ErrorCode::BadFile, archive.label(), ": not a torch.save archive: no '", root,
          "/data.pkl'");
   bool big_endian = read_big_endian(archive, root);
-  Unpickler unpickler(archive, root, big_endian);
+  Unpickler unpickler(archive, root, big_endian, alignment);
   return unpickler.run();
 }
 

@@ -10,7 +10,9 @@
 //
 // Ownership: tensors borrow their bytes from archive.bytes() (keeping them
 // alive) when the storage is little-endian and aligned to the element size,
-// and own a copy otherwise. Tensors sharing a storage record share a Storage.
+// and own a copy otherwise (KeepMisaligned leaves misaligned storages
+// borrowed: the caller aligns the tensors it will compute with, see
+// tensor/alignment.h). Tensors sharing a storage record share a Storage.
 // Errors: Error(BadFile) naming `archive.label()`, the pickle offset and what
 // was found (an unknown opcode, a global outside the allowlist, a missing
 // storage record, a storage too small for its tensor, an int beyond int64).
@@ -24,6 +26,7 @@ namespace pt2web {
 
 // Loads "<root>/data.pkl" and its storages "<root>/data/<key>", where <root>
 // is the archive's single top-level folder (torch uses "archive" for buffers).
-PyValue torch_load(const ZipArchive& archive);
+enum class StorageAlignment { CopyMisaligned, KeepMisaligned };
+PyValue torch_load(const ZipArchive& archive, StorageAlignment alignment = StorageAlignment::CopyMisaligned);
 
 }  // namespace pt2web

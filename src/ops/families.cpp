@@ -1,4 +1,5 @@
 #include "ops/families.h"
+#include "ops/quantized/quantized.h"
 
 namespace pt2web {
 
@@ -14,6 +15,7 @@ void register_all_op_folders(OpTable& table) {
   register_nn_ops(table);
   register_linalg_ops(table);
   register_control_flow_ops(table);
+  register_quantized_ops(table);
 }
 
 }  // namespace pt2web

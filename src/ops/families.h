@@ -20,6 +20,7 @@ void register_norm_ops(OpTable& table);
 void register_nn_ops(OpTable& table);
 void register_linalg_ops(OpTable& table);
 void register_control_flow_ops(OpTable& table);
+void register_quantized_ops(OpTable& table);
 
 // Calls every register_<folder>_ops above.
 void register_all_op_folders(OpTable& table);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "runtime/fusion.h"
+#include "runtime/quantized_fusion.h"
 #include "tensor/allocator.h"
 #include "util/error.h"
 
@@ -206,6 +207,7 @@ GraphPlan::GraphPlan(const Graph& graph) : graph_(graph) {
   }
   for (const auto& out : graph.outputs) outputs_.push_back(source_for(out, nullptr, "graph output"));
 
+  fuse_quantized_products(nodes_, outputs_, slot_names_.size(), graph);
   fuse_convolution_epilogues(nodes_, outputs_, slot_names_.size());
 
   // Liveness: release each slot after the last node that reads it, unless a

@@ -4,32 +4,11 @@
 #include <string>
 
 #include "ops/registry.h"
+#include "runtime/plan_rewrite.h"
 
 namespace pt2web {
 
 namespace {
-
-// How many times each slot is read (by nodes and graph outputs).
-std::vector<int> read_counts(const std::vector<PreparedNode>& nodes, const std::vector<ArgSource>& outputs,
-                             size_t num_slots) {
-  std::vector<int> reads(num_slots, 0);
-  auto count = [&](const ArgSource& src) {
-    if (src.slot >= 0) ++reads[src.slot];
-    for (int s : src.slots)
-      if (s >= 0) ++reads[s];
-  };
-  for (const auto& node : nodes)
-    for (const auto& a : node.args) count(a);
-  for (const auto& o : outputs) count(o);
-  return reads;
-}
-
-std::string op_name(const PreparedNode& node) { return node.op->schema.qualified_name(); }
-
-// The single tensor slot a node writes as its first output, or -1.
-int first_output(const PreparedNode& node) {
-  return node.outputs.empty() || node.outputs[0].size() != 1 ? -1 : node.outputs[0][0];
-}
 
 // The node right after `from` when it reads `slot` as its argument 0 (and
 // nowhere else), or -1. Only adjacent nodes fuse: the fused node runs where
@@ -48,16 +27,6 @@ int next_reader(const std::vector<PreparedNode>& nodes, size_t from, int slot) {
   return static_cast<int>(j);
 }
 
-bool is_constant(const ArgSource& a) { return a.kind == ArgSource::Kind::Constant; }
-
-ArgSource constant(Value v) {
-  ArgSource a;
-  a.constant = std::move(v);
-  return a;
-}
-
-ArgSource none() { return constant(Value::none()); }
-
 // The convolution arguments in aten::convolution's order, or nullopt for
 // nodes that are not a (non-transposed) convolution.
 std::optional<std::vector<ArgSource>> convolution_args(const PreparedNode& node) {
@@ -68,8 +37,8 @@ std::optional<std::vector<ArgSource>> convolution_args(const PreparedNode& node)
     return std::vector<ArgSource>(a.begin(), a.begin() + 9);
   }
   if (name == "aten::conv1d.default" || name == "aten::conv2d.default" || name == "aten::conv3d.default")
-    return std::vector<ArgSource>{a[0], a[1], a[2], a[3], a[4], a[5], constant(Value::from_bool(false)),
-                                  constant(Value::from_ints({0})), a[6]};
+    return std::vector<ArgSource>{a[0], a[1], a[2], a[3], a[4], a[5], constant_arg(Value::from_bool(false)),
+                                  constant_arg(Value::from_ints({0})), a[6]};
   return std::nullopt;
 }
 
@@ -93,29 +62,13 @@ std::optional<std::vector<ArgSource>> batch_norm_args(const PreparedNode& node, 
   return std::nullopt;
 }
 
-// Clamp bounds (min, max) of a relu / relu6 / hardtanh node with constant bounds, or nullopt.
-std::optional<std::pair<ArgSource, ArgSource>> clamp_bounds(const PreparedNode& node) {
-  const std::string name = op_name(node);
-  if (name == "aten::relu.default" || name == "aten::relu_.default")
-    return std::make_pair(constant(Value::from_double(0.0)), none());
-  if (name == "aten::relu6.default" || name == "aten::relu6_.default")
-    return std::make_pair(constant(Value::from_double(0.0)), constant(Value::from_double(6.0)));
-  if (name == "aten::hardtanh.default" || name == "aten::hardtanh_.default") {
-    const auto& a = node.args;
-    if (!is_constant(a[1]) || !is_constant(a[2])) return std::nullopt;
-    return std::make_pair(constant(Value::from_double(a[1].constant.to_double())),
-                          constant(Value::from_double(a[2].constant.to_double())));
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 void fuse_convolution_epilogues(std::vector<PreparedNode>& nodes, const std::vector<ArgSource>& outputs,
                                 size_t num_slots) {
   const OpEntry* fused = op_table().find("pt2web::conv_bn_clamp.default");
   if (!fused) return;
-  const std::vector<int> reads = read_counts(nodes, outputs, num_slots);
+  const std::vector<int> reads = slot_read_counts(nodes, outputs, num_slots);
   std::vector<bool> removed(nodes.size(), false);
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (removed[i]) continue;
@@ -133,7 +86,7 @@ void fuse_convolution_epilogues(std::vector<PreparedNode>& nodes, const std::vec
       args.insert(args.end(), bn->begin(), bn->end());
       next = reads[value] == 1 ? next_reader(nodes, static_cast<size_t>(next), value) : -1;
     } else {
-      args.insert(args.end(), {none(), none(), none(), none(), constant(Value::from_double(0.0))});
+      args.insert(args.end(), {none_arg(), none_arg(), none_arg(), none_arg(), constant_arg(Value::from_double(0.0))});
     }
     // -> clamp
     std::optional<std::pair<ArgSource, ArgSource>> bounds = next >= 0 ? clamp_bounds(nodes[next]) : std::nullopt;
@@ -143,8 +96,8 @@ void fuse_convolution_epilogues(std::vector<PreparedNode>& nodes, const std::vec
       args.push_back(bounds->first);
       args.push_back(bounds->second);
     } else {
-      args.push_back(none());
-      args.push_back(none());
+      args.push_back(none_arg());
+      args.push_back(none_arg());
     }
     if (absorbed.empty()) continue;
     PreparedNode replacement;
@@ -156,10 +109,7 @@ void fuse_convolution_epilogues(std::vector<PreparedNode>& nodes, const std::vec
     nodes[i] = std::move(replacement);
     for (size_t j : absorbed) removed[j] = true;
   }
-  std::vector<PreparedNode> kept;
-  for (size_t i = 0; i < nodes.size(); ++i)
-    if (!removed[i]) kept.push_back(std::move(nodes[i]));
-  nodes = std::move(kept);
+  remove_nodes(nodes, removed);
 }
 
 }  // namespace pt2web

@@ -1,5 +1,8 @@
 #include "runtime/session.h"
 
+#include "io/pt2_loader.h"
+#include "runtime/buffer_writes.h"
+#include "tensor/alignment.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -16,6 +19,7 @@ Tensor constant_tensor(const ExportedProgram& program, const std::string& name) 
 }  // namespace
 
 Session::Session(ExportedProgram program) : program_(std::move(program)), executor_(program_.graph) {
+  const std::set<std::string> written = buffers_the_program_may_write(program_);
   for (const auto& spec : program_.signature.input_specs) {
     if (spec.kind == InputKind::CustomObj)
       fail(ErrorCode::Unsupported, "custom object '", spec.target, "' (torchbind) cannot be run by pt2web");
@@ -23,7 +27,10 @@ Session::Session(ExportedProgram program) : program_(std::move(program)), execut
     Tensor loaded = spec.persistent.value_or(true) ? program_.state_dict.at(spec.target)
                                                    : constant_tensor(program_, spec.target);
     initial_buffers_[spec.target] = loaded;
-    buffers_[spec.target] = loaded.clone();
+    // Buffers the program never writes share the loaded bytes until
+    // set_buffer writes them (copy on write).
+    if (written.count(spec.target)) owned_buffers_.insert(spec.target);
+    buffers_[spec.target] = written.count(spec.target) ? loaded.clone() : aligned(loaded);
   }
 }
 
@@ -129,7 +136,8 @@ std::vector<std::pair<std::string, Tensor>> Session::state_dict() const {
   std::vector<std::pair<std::string, Tensor>> out;
   for (const auto& name : program_.state_dict_order) {
     auto it = buffers_.find(name);
-    out.emplace_back(name, it != buffers_.end() ? it->second : program_.state_dict.at(name));
+    // Entries no node reads may still sit at misaligned archive offsets.
+    out.emplace_back(name, it != buffers_.end() ? it->second : aligned(program_.state_dict.at(name)));
   }
   return out;
 }
@@ -140,11 +148,15 @@ void Session::set_buffer(const std::string& name, const Tensor& value) {
   if (it->second.sizes() != value.sizes())
     fail(ErrorCode::BadInput, "buffer '", name, "' has shape ", shape_to_string(it->second.sizes()), ", got ",
          shape_to_string(value.sizes()));
+  if (!owned_buffers_.count(name)) {
+    it->second = it->second.clone();
+    owned_buffers_.insert(name);
+  }
   it->second.copy_from(value);
 }
 
 void Session::reset_state() {
-  for (auto& [name, tensor] : buffers_) tensor.copy_from(initial_buffers_.at(name));
+  for (const auto& name : owned_buffers_) buffers_.at(name).copy_from(initial_buffers_.at(name));
 }
 
 }  // namespace pt2web

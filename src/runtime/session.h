@@ -7,14 +7,16 @@
 // tensors, drops tokens and unflattens the user outputs with out_spec.
 //
 // Ownership: the session owns the program. Parameters and constants borrow
-// the archive bytes; buffers are copied at creation so they can be mutated,
-// and the loaded values are kept for reset_state().
+// the archive bytes; buffers the program can write (runtime/buffer_writes.h)
+// are copied at creation, the others are shared with the loaded values until
+// set_buffer() writes them; the loaded values are kept for reset_state().
 // Errors: creation throws Error(Unsupported) listing every operator without
 // a kernel; run() throws Error(BadInput) for bad inputs (nothing is computed
 // and the state is unchanged) and kernel errors with the node named.
 #pragma once
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +64,7 @@ class Session {
   Executor executor_;
   std::map<std::string, Tensor> buffers_;          // mutable copies, by buffer name
   std::map<std::string, Tensor> initial_buffers_;  // loaded values
+  std::set<std::string> owned_buffers_;            // buffers_ entries that are private copies
   // Memory plans by input-shape signature, and one arena shared by them
   // (runs are sequential, so the largest plan's arena serves them all).
   std::map<std::string, MemoryPlan> plans_;

@@ -1,6 +1,7 @@
 #include "fixture_list.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,9 +23,8 @@ std::vector<std::string> fixture_names(const std::string& fixtures_dir) {
 }
 
 bool file_exists(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f) std::fclose(f);
-  return f != nullptr;
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 }  // namespace pt2web::testing

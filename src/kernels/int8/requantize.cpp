@@ -1,0 +1,65 @@
+#include "kernels/int8/requantize.h"
+
+#include <cmath>
+
+namespace pt2web {
+
+namespace {
+
+inline float epilogue(int32_t acc, float multiplier, float bias, const Requantization& r) {
+  float y = static_cast<float>(acc) * multiplier + bias;
+  return y < r.lo ? r.lo : (y > r.hi ? r.hi : y);
+}
+
+// Round half to even of |v| < 2^22 without a library call (std::nearbyint is
+// one natively unless SSE4.1 is enabled): adding and subtracting 1.5 * 2^23
+// leaves the float's integer part, rounded in the default mode.
+inline float round_half_even(float v) {
+  constexpr float kMagic = 12582912.0f;
+  return (v + kMagic) - kMagic;
+}
+
+template <typename Q>
+void requantize(const int32_t* __restrict acc, int64_t count, int64_t n, const Requantization& r,
+                Q* __restrict out, int64_t out_stride) {
+  // Everything in locals (out may alias r for the compiler) and min/max
+  // forms, so the loop vectorizes.
+  const float m = r.multiplier[n], b = r.bias ? r.bias[n] : 0.0f, y_lo = r.lo, y_hi = r.hi;
+  const float inv = r.inv_out_scale, zp = r.out_zero_point, q_lo = r.qmin, q_hi = r.qmax;
+  // Values beyond one step outside [qmin, qmax] clamp the same either way;
+  // limiting them first keeps round_half_even exact.
+  const float v_lo = q_lo - zp - 1.0f, v_hi = q_hi - zp + 1.0f;
+  for (int64_t i = 0; i < count; ++i) {
+    float y = static_cast<float>(acc[i]) * m + b;
+    y = y < y_lo ? y_lo : y;
+    y = y > y_hi ? y_hi : y;
+    float v = y * inv;
+    v = v < v_lo ? v_lo : v;
+    v = v > v_hi ? v_hi : v;
+    float q = round_half_even(v) + zp;
+    q = q < q_lo ? q_lo : q;
+    q = q > q_hi ? q_hi : q;
+    q = q == q ? q : 0.0f;  // NaN (a NaN bias): converting it would trap in wasm
+    out[i * out_stride] = static_cast<Q>(static_cast<int32_t>(q));
+  }
+}
+
+}  // namespace
+
+void requantize_s8(const int32_t* acc, int64_t count, int64_t n, const Requantization& r, int8_t* out,
+                   int64_t out_stride) {
+  requantize(acc, count, n, r, out, out_stride);
+}
+
+void requantize_u8(const int32_t* acc, int64_t count, int64_t n, const Requantization& r, uint8_t* out,
+                   int64_t out_stride) {
+  requantize(acc, count, n, r, out, out_stride);
+}
+
+void requantize_f32(const int32_t* acc, int64_t count, int64_t n, const Requantization& r, float* out,
+                    int64_t out_stride) {
+  const float m = r.multiplier[n], b = r.bias ? r.bias[n] : 0.0f;
+  for (int64_t i = 0; i < count; ++i) out[i * out_stride] = epilogue(acc[i], m, b, r);
+}
+
+}  // namespace pt2web

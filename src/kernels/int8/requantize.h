@@ -1,0 +1,32 @@
+// The float epilogue of a quantized product: from an int32 accumulator of
+// (x - x_zero_point) * (w - w_zero_point[n]) sums to what torch's reference
+// graph computes after its float convolution or linear layer:
+//   y = acc * (x_scale * w_scale[n]) + bias[n], clamped to [lo, hi]
+//   (relu, hardtanh), then either kept as float32 or quantized:
+//   q = clamp(round(y * (1 / y_scale)) + y_zero_point, qmin, qmax)
+// with round-half-to-even, as quantized_decomposed.quantize_per_tensor.
+// Plain loops (one pass over the output, memory-bound). Never allocates.
+#pragma once
+
+#include <cstdint>
+
+namespace pt2web {
+
+struct Requantization {
+  const float* multiplier = nullptr;  // x_scale * w_scale[n], per output channel
+  const float* bias = nullptr;        // per output channel, or null
+  float lo = -__builtin_inff(), hi = __builtin_inff();
+  bool quantize = false;  // false: float32 output
+  float inv_out_scale = 1.0f, out_zero_point = 0.0f, qmin = -128.0f, qmax = 127.0f;
+};
+
+// `count` consecutive accumulators of output channel n, written to
+// out[i * out_stride].
+void requantize_s8(const int32_t* acc, int64_t count, int64_t n, const Requantization& r, int8_t* out,
+                   int64_t out_stride);
+void requantize_u8(const int32_t* acc, int64_t count, int64_t n, const Requantization& r, uint8_t* out,
+                   int64_t out_stride);
+void requantize_f32(const int32_t* acc, int64_t count, int64_t n, const Requantization& r, float* out,
+                    int64_t out_stride);
+
+}  // namespace pt2web

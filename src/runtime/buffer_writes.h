@@ -1,0 +1,22 @@
+// Which buffers a program can write: the targets of BUFFER_MUTATION outputs,
+// and buffers that reach a mutable operator argument ("Tensor(a!)", the
+// in-place ops of TRAINING-dialect graphs) directly or through values that
+// may alias them (views, operators whose schema returns an alias, Python
+// built-ins such as getitem, higher-order operators and operators without a
+// kernel, which are assumed to alias and write everything they receive).
+//
+// The session copies only these buffers at creation; the others (PT2E's
+// int8 weights, for instance) stay borrowed from the loaded archive.
+// Never throws for a verified program.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "program/exported_program.h"
+
+namespace pt2web {
+
+std::set<std::string> buffers_the_program_may_write(const ExportedProgram& program);
+
+}  // namespace pt2web

@@ -1,0 +1,79 @@
+// PT2E int8 programs (tests/fixtures-int8): the plan runs every dequantize ->
+// conv / linear -> quantize chain as an integer node, and loading leaves the
+// unread float originals and the never-written int8 weight buffers in the
+// archive's bytes. The fixture case tests check the results against torch.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "cases.h"
+#include "fixture_list.h"
+#include "io/pt2_loader.h"
+#include "runtime/buffer_writes.h"
+#include "runtime/executor.h"
+#include "runtime/session.h"
+#include "tensor/alignment.h"
+
+using namespace pt2web;
+
+namespace {
+
+std::string model_path(const std::string& fixture, bool core) {
+  return testing::int8_fixtures_dir() + "/" + fixture + (core ? "/model.core.pt2" : "/model.pt2");
+}
+
+std::map<std::string, int> plan_op_counts(const std::string& fixture, bool core) {
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(model_path(fixture, core)));
+  ExportedProgram program = load_pt2(bytes, fixture);
+  GraphPlan plan(program.graph);
+  std::map<std::string, int> counts;
+  for (const PreparedNode& node : plan.nodes()) counts[node.op->schema.qualified_name()] += 1;
+  return counts;
+}
+
+bool inside(const Tensor& t, const std::vector<uint8_t>& bytes) {
+  const auto* p = static_cast<const uint8_t*>(t.raw_data());
+  return p >= bytes.data() && p < bytes.data() + bytes.size();
+}
+
+}  // namespace
+
+TEST_CASE("PT2E convolutions and linear layers run as integer nodes", "[fusion][int8]") {
+  for (bool core : {false, true}) {
+    INFO("core dialect: " << core);
+    auto mobilenet = plan_op_counts("q_mobilenet_v2", core);
+    CHECK(mobilenet["pt2web::quantized_conv2d.default"] == 52);
+    CHECK(mobilenet["pt2web::quantized_linear.default"] == 1);
+    CHECK(mobilenet["quantized_decomposed::dequantize_per_channel.default"] == 0);
+    CHECK(mobilenet["aten::convolution.default"] + mobilenet["aten::conv2d.default"] == 0);
+    CHECK(mobilenet["aten::hardtanh.default"] + mobilenet["aten::hardtanh_.default"] == 0);
+    auto digits = plan_op_counts("q_digits_cnn", core);
+    CHECK(digits["pt2web::quantized_conv2d.default"] == 2);
+    CHECK(digits["pt2web::quantized_linear.default"] == 1);
+    CHECK(digits["aten::relu.default"] == 0);
+  }
+  // dynamic quantization: every linear of the encoder reads choose_qparams' int8 values
+  auto encoder = plan_op_counts("q_encoder_small_dyn", false);
+  CHECK(encoder["aten::linear.default"] == 0);
+  CHECK(encoder["pt2web::quantized_linear.default"] > 0);
+}
+
+TEST_CASE("unread float originals and int8 weights stay in the archive bytes", "[memory][int8]") {
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(model_path("q_digits_cnn", false)));
+  auto session = load_session(bytes, "q_digits_cnn");
+  // conv1.weight: the float original no node reads (the legacy zip leaves it misaligned)
+  const Tensor& original = session->program().state_dict.at("conv1.weight");
+  CHECK(inside(original, *bytes));
+  // the int8 weights are buffers the program never writes: shared, not copied
+  CHECK(buffers_the_program_may_write(session->program()).empty());
+  const Tensor& weight = session->buffers().at("_frozen_param0");
+  CHECK(weight.storage() == session->program().state_dict.at("_frozen_param0").storage());
+  // state_dict() hands out aligned tensors with the same values
+  for (const auto& [name, t] : session->state_dict()) CHECK(is_aligned(t));
+  // writing a shared buffer copies it first
+  Tensor zeros = Tensor::empty(weight.dtype(), weight.sizes());
+  session->set_buffer("_frozen_param0", zeros);
+  CHECK(session->buffers().at("_frozen_param0").storage() != session->program().state_dict.at("_frozen_param0").storage());
+  session->reset_state();
+}
