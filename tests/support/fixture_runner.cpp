@@ -31,32 +31,39 @@ std::string check_state(const Session& session, const Case& c) {
   return "";
 }
 
-CaseResult run_case(Session& session, const Case& c) {
+CaseResult run_case(Session& session, const Case& c, const OutputComparer& comparer) {
   CaseResult result;
   result.name = c.name;
   double max_error = 0;
   try {
     PyValue out = session.run(c.args, c.kwargs);
     if (c.expects_error) {
+      result.code = "NO_ERROR";
       result.detail = "ran, but torch rejected this input: " + c.error_message;
       return result;
     }
-    std::string r = compare(out, c.expected, c.rtol, c.atol, &max_error);
+    std::string r = comparer ? comparer(session, c, out, &max_error)
+                             : compare(out, c.expected, c.rtol, c.atol, &max_error);
     if (r.empty() && c.has_state_after) r = check_state(session, c);
     if (r.empty() && c.has_args_after) r = compare(c.args, c.args_after, c.rtol, c.atol, nullptr, "args_after");
     if (r.empty() && c.has_args_after) r = compare(c.kwargs, c.kwargs_after, c.rtol, c.atol, nullptr, "kwargs_after");
     result.passed = r.empty();
+    result.code = r.empty() ? "" : "MISMATCH";
     result.detail = r.empty() ? "max error " + std::to_string(max_error) : r;
   } catch (const Error& e) {
     result.passed = c.expects_error && e.code() == ErrorCode::BadInput;
+    result.code = result.passed ? "" : error_code_name(e.code());
     result.detail = std::string(error_code_name(e.code())) + ": " + e.what();
+  } catch (const std::exception& e) {
+    result.code = "EXCEPTION";
+    result.detail = std::string("EXCEPTION: ") + e.what();
   }
   return result;
 }
 
 }  // namespace
 
-FixtureResult run_fixture(const std::string& dir, bool core) {
+FixtureResult run_fixture(const std::string& dir, bool core, const OutputComparer& comparer) {
   FixtureResult result;
   std::string model = dir + (core ? "/model.core.pt2" : "/model.pt2");
   std::unique_ptr<Session> session;
@@ -64,12 +71,17 @@ FixtureResult run_fixture(const std::string& dir, bool core) {
     auto bytes = std::make_shared<const std::vector<uint8_t>>(read_file(model));
     session = load_session(bytes, model);
     result.loaded = true;
+  } catch (const Error& e) {
+    result.load_error_code = error_code_name(e.code());
+    result.load_error = e.what();
+    return result;
   } catch (const std::exception& e) {
+    result.load_error_code = "EXCEPTION";
     result.load_error = e.what();
     return result;
   }
   for (const Case& c : read_cases(dir + (core ? "/cases.core.json" : "/cases.json")))
-    result.cases.push_back(run_case(*session, c));
+    result.cases.push_back(run_case(*session, c, comparer));
   return result;
 }
 

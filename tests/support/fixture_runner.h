@@ -3,25 +3,43 @@
 // Catch2 fixture test and the native development driver.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "cases.h"
+
+namespace pt2web {
+class Session;
+}
 
 namespace pt2web::testing {
 
 struct CaseResult {
   std::string name;
   bool passed = false;
+  // Why it failed: "" when it passed, an ErrorCode name when pt2web threw
+  // (or "EXCEPTION" for anything else), "MISMATCH" when the values differ,
+  // "NO_ERROR" when torch rejected the input and pt2web ran it.
+  std::string code;
   std::string detail;  // max error, the rejection message, or what went wrong
 };
 
 struct FixtureResult {
   bool loaded = false;
+  std::string load_error_code;  // an ErrorCode name, or "EXCEPTION"
   std::string load_error;
   std::vector<CaseResult> cases;
   int passed() const;
   int failed() const;
 };
 
-FixtureResult run_fixture(const std::string& dir, bool core);
+// Compares a run's result with the case's expected value: "" when they match,
+// else the first mismatch; *max_error receives the largest difference seen.
+// The default is compare(got, c.expected, c.rtol, c.atol, max_error).
+using OutputComparer =
+    std::function<std::string(const Session& session, const Case& c, const PyValue& got, double* max_error)>;
+
+FixtureResult run_fixture(const std::string& dir, bool core, const OutputComparer& comparer = {});
 
 }  // namespace pt2web::testing
