@@ -7,7 +7,10 @@ Picks a small set of the corpus's program folders that together use every
 operator overload of the corpus (in the TRAINING graphs and in the core
 graphs) and every dtype: a greedy weighted set cover over INDEX.tsv (each
 step takes the folder with the most not yet covered overloads and dtypes per
-byte, ties by name), so the result depends only on the corpus. Copies only
+byte, ties by name), plus the float64 twin of every float16/bfloat16 folder
+chosen (the same OpInfo sample in float64, which the checker uses to judge
+half-precision mismatches, see tests/support/half_precision_reference.h), so
+the result depends only on the corpus. Copies only
 what the conformance runner reads (model.pt2, model.core.pt2, cases.json,
 cases.core.json) and writes the subset's INDEX.tsv (the corpus's rows for
 the chosen folders). Replaces the destination folder's previous contents.
@@ -43,6 +46,17 @@ def choose(corpus, rows):
     return sorted(chosen)
 
 
+def float64_twins(rows, chosen):
+    by_key = {(r["opinfo"], r["variant"], r["sample"]): r["folder"] for r in rows if r["dtype"] == "float64"}
+    twins = set()
+    for r in rows:
+        if r["folder"] in chosen and r["dtype"] in ("float16", "bfloat16"):
+            twin = by_key.get((r["opinfo"], r["variant"], r["sample"].replace(r["dtype"] + "[", "float64[")))
+            if twin:
+                twins.add(twin)
+    return twins
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -52,6 +66,7 @@ def main():
         fields = reader.fieldnames
         rows = [r for r in reader if r["folder"] != "-" and r["status"] == "ok"]
     chosen = choose(corpus, rows)
+    chosen = sorted(set(chosen) | float64_twins(rows, set(chosen)))
     if os.path.isdir(DEST):
         shutil.rmtree(DEST)
     os.makedirs(DEST)

@@ -1,8 +1,9 @@
 #include "conformance_check.h"
 
 #include <algorithm>
-#include <filesystem>
+#include <fstream>
 
+#include "fixture_list.h"
 #include "fixture_runner.h"
 #include "half_precision_reference.h"
 #include "tie_order_compare.h"
@@ -14,6 +15,10 @@ const char* dialect_name(Dialect dialect) { return dialect == Dialect::Core ? "c
 namespace {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string without_prefix(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
+}
 
 const std::string kHalfPrecision = "HALF_PRECISION";
 
@@ -44,7 +49,7 @@ OutputComparer corpus_comparer(const std::string& dir, bool core) {
 
 ConformanceResult check_conformance_folder(const std::string& dir, Dialect dialect) {
   ConformanceResult result;
-  result.folder = std::filesystem::path(dir).filename().string();
+  result.folder = folder_name(dir);
   result.dialect = dialect;
   FixtureResult run;
   try {
@@ -63,7 +68,7 @@ ConformanceResult check_conformance_folder(const std::string& dir, Dialect diale
     result.case_lines.push_back(c.name + ": " + (c.passed ? "PASS " : "FAIL ") + first_line(c.detail));
     if (!c.passed && result.code.empty()) {
       result.code = c.detail.rfind(kHalfPrecision + ": ", 0) == 0 ? kHalfPrecision : c.code;
-      result.message = first_line(c.detail);
+      result.message = first_line(without_prefix(c.detail, result.code + ": "));
     }
   }
   if (run.cases.empty()) {
@@ -82,13 +87,17 @@ std::string format_result_line(const ConformanceResult& result) {
          "\t" + (result.code.empty() ? "-" : result.code) + "\t" + message;
 }
 
+std::string folder_name(const std::string& dir) {
+  std::string trimmed = dir.substr(0, dir.find_last_not_of('/') + 1);
+  return trimmed.substr(trimmed.rfind('/') + 1);
+}
+
 std::vector<std::string> conformance_folders(const std::string& path) {
-  namespace fs = std::filesystem;
-  if (fs::exists(fs::path(path) / "model.pt2")) return {path};
+  auto has_program = [](const std::string& dir) { return std::ifstream(dir + "/model.pt2").good(); };
+  if (has_program(path)) return {path};
   std::vector<std::string> folders;
-  for (const auto& entry : fs::directory_iterator(path))
-    if (entry.is_directory() && fs::exists(entry.path() / "model.pt2")) folders.push_back(entry.path().string());
-  std::sort(folders.begin(), folders.end());
+  for (const std::string& name : fixture_names(path))
+    if (has_program(path + "/" + name)) folders.push_back(path + "/" + name);
   return folders;
 }
 

@@ -40,7 +40,11 @@ ConformanceResult check_conformance_folder(const std::string& dir, Dialect diale
 std::string format_result_line(const ConformanceResult& result);
 
 // The program folders named by `path`: the folder itself when it holds a
-// model.pt2, else its sub-folders that do, sorted by name.
+// model.pt2, else its sub-folders that do, sorted by name. Throws
+// std::runtime_error when `path` is neither.
 std::vector<std::string> conformance_folders(const std::string& path);
+
+// The last component of a folder path ("a/b/" -> "b").
+std::string folder_name(const std::string& dir);
 
 }  // namespace pt2web::testing

@@ -1,13 +1,13 @@
 #include "half_precision_reference.h"
 
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
 #include <vector>
 
+#include "conformance_check.h"
 #include "runtime/session.h"
 
 namespace pt2web::testing {
@@ -89,13 +89,12 @@ bool max_distance(const PyValue& a, const PyValue& reference, double* distance) 
 
 HalfPrecisionErrors half_precision_errors(const std::string& dir, bool core, const Case& c, const PyValue& got) {
   HalfPrecisionErrors result;
-  namespace fs = std::filesystem;
-  fs::path folder(dir);
-  if (folder.filename().empty()) folder = folder.parent_path();
-  static std::map<std::string, std::map<std::string, IndexRow>> indexes;  // by corpus folder
-  std::string corpus = folder.parent_path().string();
+  const std::string name = folder_name(dir);
+  const std::string trimmed = dir.substr(0, dir.find_last_not_of('/') + 1);
+  const std::string corpus = trimmed.size() > name.size() ? trimmed.substr(0, trimmed.size() - name.size() - 1) : ".";
+  static std::map<std::string, std::map<std::string, IndexRow>> indexes;  // read once per corpus folder
   if (!indexes.count(corpus)) indexes[corpus] = read_index(corpus + "/INDEX.tsv");
-  result.twin = find_twin(indexes[corpus], folder.filename().string());
+  result.twin = find_twin(indexes[corpus], name);
   if (result.twin.empty()) return result;
   try {
     std::string model = corpus + "/" + result.twin + (core ? "/model.core.pt2" : "/model.pt2");
