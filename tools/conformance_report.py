@@ -58,9 +58,9 @@ def main():
     by_dtype = collections.defaultdict(collections.Counter)
     for r in rows:
         by_dtype[dtype_of(r[1])][r[2] + ("_pass" if r[0] == "PASS" else "")] += 1
-    print("\n| dtype | " + " | ".join(DIALECTS) + " |\n|---|---|---|")
+    print("\n| dtype | " + " | ".join(d + " passed" for d in DIALECTS) + " |\n|---|---|---|")
     for dtype, c in sorted(by_dtype.items()):
-        print(f"| {dtype} | " + " | ".join(f"{c[d + '_pass']} / {c[d]}" for d in DIALECTS) + " |")
+        print(f"| {dtype} | " + " | ".join(f"{c[d + '_pass']} of {c[d + '_pass'] + c[d]}" for d in DIALECTS) + " |")
 
     missing = collections.defaultdict(collections.Counter)
     examples = collections.defaultdict(list)
