@@ -10,6 +10,11 @@
 //   pt2web_native bench DIR [--core] [--runs N]      times the first case of a fixture folder (median of N
 //                                                    runs after two warm-ups) and prints the memory one run
 //                                                    needs: the planned arena and the state the program reads
+//   pt2web_native conform [--dialect training|core|both] [--list FILE] PATH...
+//                                                    checks many corpus folders (a PATH is a program folder or
+//                                                    a folder of them; FILE lists folders one a line) and prints
+//                                                    one line per (folder, dialect), see conformance_check.h,
+//                                                    followed by "  case ..." lines for failing folders
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -22,6 +27,8 @@
 #include <string>
 
 #include "cases.h"
+#include "conformance_check.h"
+#include "conformance_check.h"
 #include "fixture_runner.h"
 #include "io/pt2_loader.h"
 #include "io/pt2_writer.h"
@@ -49,7 +56,8 @@ nlohmann::json describe_file(const std::string& path) {
 
 int usage() {
   std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 | print MODEL.pt2 |\n"
-               "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2 | bench DIR [--core] [--runs N]\n";
+               "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2 | bench DIR [--core] [--runs N] |\n"
+               "       conform [--dialect training|core|both] [--list FILE] PATH...\n";
   return 2;
 }
 
@@ -133,6 +141,52 @@ int bench(const std::string& dir, bool core, int runs) {
   return 0;
 }
 
+int conform(int argc, char** argv) {
+  std::vector<testing::Dialect> dialects = {testing::Dialect::Training, testing::Dialect::Core};
+  std::vector<std::string> folders;
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--dialect" && i + 1 < argc) {
+      std::string d = argv[++i];
+      if (d == "training") dialects = {testing::Dialect::Training};
+      else if (d == "core") dialects = {testing::Dialect::Core};
+      else if (d != "both") {
+        std::cerr << "conform: --dialect takes training, core or both, not '" << d << "'\n";
+        return 2;
+      }
+    } else if (arg == "--list" && i + 1 < argc) {
+      std::ifstream list(argv[++i]);
+      if (!list) {
+        std::cerr << "conform: cannot read " << argv[i] << "\n";
+        return 2;
+      }
+      for (std::string line; std::getline(list, line);)
+        if (!line.empty()) folders.push_back(line);
+    } else {
+      try {
+        for (auto& f : testing::conformance_folders(arg)) folders.push_back(f);
+      } catch (const std::exception& e) {
+        std::cerr << "conform: " << e.what() << "\n";
+        return 2;
+      }
+    }
+  }
+  int failed = 0, total = 0;
+  for (const auto& folder : folders) {
+    for (testing::Dialect dialect : dialects) {
+      testing::ConformanceResult result = testing::check_conformance_folder(folder, dialect);
+      std::cout << testing::format_result_line(result) << "\n";
+      if (!result.passed)
+        for (const auto& line : result.case_lines) std::cout << "  case " << line << "\n";
+      std::cout.flush();
+      failed += result.passed ? 0 : 1;
+      ++total;
+    }
+  }
+  std::cerr << (total - failed) << " of " << total << " passed\n";
+  return failed ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -160,6 +214,7 @@ int main(int argc, char** argv) {
     }
     if (command == "decompose" && argc >= 4) return decompose(argc, argv);
     if (command == "save" && argc >= 4) return rewrite(argv, [](ExportedProgram p) { return p; });
+    if (command == "conform") return conform(argc, argv);
     if (command == "bench") {
       bool core = false;
       int runs = 20;

@@ -31,7 +31,7 @@ std::string check_state(const LoadedProgram& program, const Case& c) {
   return "";
 }
 
-CaseResult run_case(LoadedProgram& program, const Case& c) {
+CaseResult run_case(LoadedProgram& program, const Case& c, const OutputComparer& comparer) {
   CaseResult result;
   result.name = c.name;
   double max_error = 0;
@@ -39,25 +39,32 @@ CaseResult run_case(LoadedProgram& program, const Case& c) {
     PyValue out = program.run(c.args, c.kwargs);
     result.output = out;
     if (c.expects_error) {
+      result.code = "NO_ERROR";
       result.detail = "ran, but torch rejected this input: " + c.error_message;
       return result;
     }
-    std::string r = compare(out, c.expected, c.rtol, c.atol, &max_error);
+    std::string r = comparer ? comparer(program, c, out, &max_error)
+                             : compare(out, c.expected, c.rtol, c.atol, &max_error);
     if (r.empty() && c.has_state_after) r = check_state(program, c);
     if (r.empty() && c.has_args_after) r = compare(c.args, c.args_after, c.rtol, c.atol, nullptr, "args_after");
     if (r.empty() && c.has_args_after) r = compare(c.kwargs, c.kwargs_after, c.rtol, c.atol, nullptr, "kwargs_after");
     result.passed = r.empty();
+    result.code = r.empty() ? "" : "MISMATCH";
     result.detail = r.empty() ? "max error " + std::to_string(max_error) : r;
   } catch (const Error& e) {
     result.passed = c.expects_error && e.code() == ErrorCode::BadInput;
+    result.code = result.passed ? "" : error_code_name(e.code());
     result.detail = std::string(error_code_name(e.code())) + ": " + e.what();
+  } catch (const std::exception& e) {
+    result.code = "EXCEPTION";
+    result.detail = std::string("EXCEPTION: ") + e.what();
   }
   return result;
 }
 
 }  // namespace
 
-FixtureResult run_fixture(const std::string& dir, bool core, int threads) {
+FixtureResult run_fixture(const std::string& dir, bool core, int threads, const OutputComparer& comparer) {
   FixtureResult result;
   std::string model = dir + (core ? "/model.core.pt2" : "/model.pt2");
   std::unique_ptr<LoadedProgram> program;
@@ -66,17 +73,23 @@ FixtureResult run_fixture(const std::string& dir, bool core, int threads) {
     program = std::make_unique<LoadedProgram>(bytes, model);
     program->set_threads(threads);
     result.loaded = true;
+  } catch (const Error& e) {
+    result.load_error_code = error_code_name(e.code());
+    result.load_error = e.what();
+    return result;
   } catch (const std::exception& e) {
+    result.load_error_code = "EXCEPTION";
     result.load_error = e.what();
     return result;
   }
-  result.cases = run_cases(*program, dir + (core ? "/cases.core.json" : "/cases.json"));
+  result.cases = run_cases(*program, dir + (core ? "/cases.core.json" : "/cases.json"), comparer);
   return result;
 }
 
-std::vector<CaseResult> run_cases(LoadedProgram& program, const std::string& cases_path) {
+std::vector<CaseResult> run_cases(LoadedProgram& program, const std::string& cases_path,
+                                  const OutputComparer& comparer) {
   std::vector<CaseResult> results;
-  for (const Case& c : read_cases(cases_path)) results.push_back(run_case(program, c));
+  for (const Case& c : read_cases(cases_path)) results.push_back(run_case(program, c, comparer));
   return results;
 }
 

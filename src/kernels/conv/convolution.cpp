@@ -25,14 +25,17 @@ void gemm_rows_bias(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda
   gemm_f32(M, N, K, MatrixF32{A, lda, 1}, MatrixF32{B, ldb, 1}, C, ldc, false, GemmBias{row_bias, nullptr});
 }
 
-void gemm_rows_bias(int64_t M, int64_t N, int64_t K, const double* A, int64_t lda, const double* B, int64_t ldb,
-                    double* C, int64_t ldc, const double* row_bias) {
-  for (int64_t i = 0; i < M; ++i) std::fill(C + i * ldc, C + i * ldc + N, row_bias ? row_bias[i] : 0.0);
+// The plain loops for float64 and int64 (exact integer products, as ATen's
+// integer convolution computes them).
+template <typename T>
+void gemm_rows_bias(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
+                    int64_t ldc, const T* row_bias) {
+  for (int64_t i = 0; i < M; ++i) std::fill(C + i * ldc, C + i * ldc + N, row_bias ? row_bias[i] : T(0));
   for (int64_t i = 0; i < M; ++i) {
-    double* c = C + i * ldc;
+    T* c = C + i * ldc;
     for (int64_t k = 0; k < K; ++k) {
-      const double a = A[i * lda + k];
-      const double* b = B + k * ldb;
+      const T a = A[i * lda + k];
+      const T* b = B + k * ldb;
       for (int64_t j = 0; j < N; ++j) c[j] += a * b[j];
     }
   }
@@ -44,14 +47,15 @@ void gemm(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const fl
   gemm_f32(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
-void gemm(int64_t M, int64_t N, int64_t K, const double* A, int64_t lda, const double* B, int64_t ldb, double* C,
-          int64_t ldc, bool accumulate) {
+template <typename T>
+void gemm(int64_t M, int64_t N, int64_t K, const T* A, int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc,
+          bool accumulate) {
   for (int64_t i = 0; i < M; ++i) {
-    double* c = C + i * ldc;
-    if (!accumulate) std::fill(c, c + N, 0.0);
+    T* c = C + i * ldc;
+    if (!accumulate) std::fill(c, c + N, T(0));
     for (int64_t k = 0; k < K; ++k) {
-      const double a = A[i * lda + k];
-      const double* b = B + k * ldb;
+      const T a = A[i * lda + k];
+      const T* b = B + k * ldb;
       for (int64_t j = 0; j < N; ++j) c[j] += a * b[j];
     }
   }
@@ -253,5 +257,8 @@ template void conv_forward<double>(const ConvShape&, const double*, const double
 template void conv_transpose_forward<float>(const ConvShape&, const float*, const float*, const float*, float*);
 template void conv_transpose_forward<double>(const ConvShape&, const double*, const double*, const double*,
                                              double*);
+template void conv_forward<int64_t>(const ConvShape&, const int64_t*, const int64_t*, const int64_t*, int64_t*);
+template void conv_transpose_forward<int64_t>(const ConvShape&, const int64_t*, const int64_t*, const int64_t*,
+                                              int64_t*);
 
 }  // namespace pt2web

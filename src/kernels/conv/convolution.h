@@ -4,8 +4,8 @@
 //
 // Direct convolution is im2col + gemm per batch item and group; transposed
 // convolution is gemm + col2im (the adjoint). float32 runs through
-// kernels/gemm (gemm_f32), float64 through a plain loop; callers convert
-// 16-bit floats to float32 and back.
+// kernels/gemm (gemm_f32), float64 and int64 through a plain loop; callers
+// convert 16-bit floats to float32 and narrower integers to int64 and back.
 #pragma once
 
 #include <array>
@@ -29,7 +29,7 @@ struct ConvShape {
 };
 
 // y[N, C_out, output] = conv(x[N, C_in, input], w[C_out, C_in/groups, kernel]) + b.
-// b may be null. T is float or double.
+// b may be null. T is float, double or int64_t.
 template <typename T>
 void conv_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y);
 

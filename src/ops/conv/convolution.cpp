@@ -112,7 +112,7 @@ void check_conv(const OpCall& c, const Tensor& input, const Tensor& weight, cons
     fail(ErrorCode::BadInput, c.where(), "Input type (", torch_type(input), ") and bias type (", torch_type(bias),
          ") should be the same");
   const DType d = input.dtype();
-  if (d != DType::Float32 && d != DType::Float64 && d != DType::Float16 && d != DType::BFloat16)
+  if (d != DType::Float32 && d != DType::Float64 && d != DType::Float16 && d != DType::BFloat16 && !is_integral(d))
     fail(ErrorCode::BadInput, c.where(), "convolution is not implemented for input of dtype ", dtype_name(d));
 }
 
@@ -159,7 +159,9 @@ Tensor convolution(const OpCall& c, const Tensor& input, const Tensor& weight, c
   out_shape.insert(out_shape.end(), out_spatial.begin(), out_spatial.end());
 
   const DType dtype = input.dtype();
-  const DType compute = dtype == DType::Float64 ? DType::Float64 : DType::Float32;
+  // Integer convolutions are exact in int64 (ATen computes them too); the
+  // wrap-around of narrower integer types survives the conversion back.
+  const DType compute = dtype == DType::Float64 ? DType::Float64 : is_floating(dtype) ? DType::Float32 : DType::Int64;
   Tensor x = input.to(compute), w = weight.to(compute);
   Tensor b = bias.defined() ? bias.to(compute) : Tensor();
   Tensor y = Tensor::uninitialized(compute, out_shape);  // every path below writes all of it
@@ -170,6 +172,7 @@ Tensor convolution(const OpCall& c, const Tensor& input, const Tensor& weight, c
     else conv_forward<T>(s, x.data<T>(), w.data<T>(), bp, y.data<T>());
   };
   if (compute == DType::Float64) run(TypeTag<double>{});
+  else if (compute == DType::Int64) run(TypeTag<int64_t>{});
   else run(TypeTag<float>{});
   return compute == dtype ? y : y.to(dtype);
 }

@@ -1,5 +1,6 @@
 // dtype conversions and identities of inference: _to_copy, the to.*
-// overloads, type_as, lift_fresh(_copy), and dropout in its eval forms.
+// overloads, prims.convert_element_type, type_as, lift_fresh(_copy), and
+// dropout in its eval forms.
 //
 // pt2web runs on the CPU with strided tensors only: conversions to another
 // device or layout are Error(Unsupported). Memory formats change strides but
@@ -48,6 +49,10 @@ void to_copy_op(OpCall& c) {
   const Tensor& self = c.tensor(0);
   c.push(self.to(c.optional_dtype(1).value_or(self.dtype()), true));
 }
+
+// prims.convert_element_type(a, dtype): a new tensor of that dtype (the
+// primitive behind dtype conversions in decomposed graphs).
+void convert_element_type_op(OpCall& c) { c.push(c.tensor(0).to(*c.optional_dtype(1), true)); }
 
 // to.dtype(self, dtype, non_blocking, copy, memory_format)
 void to_dtype_op(OpCall& c) {
@@ -153,6 +158,7 @@ void register_conversion_ops(OpTable& t) {
   t.add("aten::to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, "
         "MemoryFormat? memory_format=None) -> Tensor(a)",
         to_other_op);
+  t.add("prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor", convert_element_type_op);
   t.add("aten::type_as(Tensor self, Tensor other) -> Tensor", type_as_op);
   t.add("aten::lift_fresh(Tensor(a) self) -> Tensor(a)", lift_fresh_op);
   t.add("aten::lift_fresh_copy(Tensor self) -> Tensor", lift_fresh_copy_op);

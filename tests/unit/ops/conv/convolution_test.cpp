@@ -104,7 +104,7 @@ TEST_CASE("conv rejects what ATen rejects", "[convolution]") {
   CHECK(error_code_of("aten::conv2d.default", {tv(x), tv(w)}) == ErrorCode::BadInput);  // channel mismatch
   Tensor w2 = make({1, 1, 2, 2}, {1, 1, 1, 1});
   CHECK(error_code_of("aten::conv2d.default", {tv(x), tv(w2.to(DType::Float64))}) == ErrorCode::BadInput);
-  CHECK(error_code_of("aten::conv2d.default", {tv(x.to(DType::Int64)), tv(w2.to(DType::Int64))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::conv2d.default", {tv(x.to(DType::Bool)), tv(w2.to(DType::Bool))}) == ErrorCode::BadInput);
   CHECK(error_code_of("aten::conv2d.default", {tv(x), tv(make({1, 1, 4, 4}, std::vector<double>(16, 1.0)))}) ==
         ErrorCode::BadInput);  // kernel larger than the input
   CHECK(error_code_of("aten::conv2d.default", {tv(x), tv(w2), tv(make({2}, {1, 2}))}) == ErrorCode::BadInput);
