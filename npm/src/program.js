@@ -11,7 +11,7 @@
 
 import { BadInputError, callNative } from './errors.js';
 import { Tensor } from './tensor.js';
-import { fromNative } from './values.js';
+import { fromNative, nativeCall } from './values.js';
 
 const finalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((native) => native.delete()) : null;
@@ -20,12 +20,14 @@ export class Program {
   #native;
   #description;
   #threads;
+  #threadsReason;
 
   /** @internal use load() */
-  constructor(native, description, threads = 1) {
+  constructor(native, description, threads = 1, threadsReason = null) {
     this.#native = native;
     this.#description = description;
     this.#threads = threads;
+    this.#threadsReason = threadsReason;
     finalizer?.register(this, native, this);
   }
 
@@ -35,6 +37,11 @@ export class Program {
    */
   get threads() {
     return this.#threads;
+  }
+
+  /** Why the program got fewer threads than options.threads asked for; null when it did not. */
+  get threadsReason() {
+    return this.#threadsReason;
   }
 
   /** The full description (what `pt2web info` prints). */
@@ -83,7 +90,8 @@ export class Program {
    */
   run(args = [], kwargs = {}) {
     const native = this.#alive();
-    return fromNative(callNative(() => native.run(args, kwargs)));
+    const call = nativeCall(args, kwargs);
+    return fromNative(callNative(() => native.run(call.args, call.kwargs)));
   }
 
   /**
@@ -93,7 +101,8 @@ export class Program {
    */
   runProfiled(args = [], kwargs = {}) {
     const native = this.#alive();
-    const { outputs, profile } = callNative(() => native.runProfiled(args, kwargs));
+    const call = nativeCall(args, kwargs);
+    const { outputs, profile } = callNative(() => native.runProfiled(call.args, call.kwargs));
     return { outputs: fromNative(outputs), profile };
   }
 
