@@ -147,10 +147,14 @@ json inputs_json(const ExportedProgram& program) {
 }
 
 json outputs_json(const ExportedProgram& program) {
+  std::vector<std::string> paths = program.call_signature().out_spec.leaf_paths();
   json outputs = json::array();
+  size_t leaf = 0;
   for (const auto& spec : program.signature.output_specs) {
     if (spec.kind != OutputKind::UserOutput && spec.kind != OutputKind::LossOutput) continue;
     json entry = value_json(program, spec.arg, false);
+    entry["path"] = leaf < paths.size() ? paths[leaf] : "";
+    ++leaf;
     entry["name"] = argument_name(spec.arg);
     entry["loss"] = spec.kind == OutputKind::LossOutput;
     outputs.push_back(entry);

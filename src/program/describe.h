@@ -9,7 +9,9 @@
 //                    ranges} for tensors ("tensor"), {path, name, kind: "int"|"float"|"bool"}
 //                    for symbolic scalars and {path, name, kind: "constant", value}
 //                    for specialized constants; symbolic sizes are strings ("s0", "2*s0")
-//   outputs          user outputs: {name, kind, dtype, shape} ("name" is "" for constants)
+//   outputs          user outputs: {path, name, kind, dtype, shape} ("name" is "" for
+//                    constants); path is where the value is in what run() returns,
+//                    torch's keystr: "" for the value itself, "[0]", "['logits']"
 //   signature        input_specs, output_specs and torch's derived views
 //   state            {parameters, buffers, constants}: each {count, bytes}
 //   range_constraints  symbol -> [min, max] (null = unbounded)
