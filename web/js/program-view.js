@@ -107,7 +107,7 @@ export function programView(d, file) {
       : h('p', { class: 'muted' }, 'none'),
     h('h3', {}, 'Outputs'),
     d.outputs.length
-      ? table(['name', 'type'], d.outputs.map((o) => [o.name || '(constant)', h('code', {}, typeOf(o))]), 'outputs-table')
+      ? table(['path', 'name', 'type'], d.outputs.map((o) => [h('code', {}, `output${o.path ?? ''}`), o.name || '(constant)', h('code', {}, typeOf(o))]), 'outputs-table')
       : h('p', { class: 'muted' }, 'none'),
     h('h3', {}, `Operators · ${operatorsText}`),
     operatorChips(d.operators),

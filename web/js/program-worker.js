@@ -49,13 +49,14 @@ async function open({ id, file, url, name, threads = 1 }) {
   const source = file ?? url;
   let bytes = 0;
   let started = performance.now();
-  // The package reports {loaded, total} while it reads, and loaded === total
-  // once the whole file is in; preparing the program comes next.
-  const onProgress = ({ loaded, total }) => {
+  // The package reports the 'download' stage while it reads the file, then
+  // 'prepare' once the file and the WebAssembly module are in.
+  const onProgress = ({ stage, loaded, total }) => {
     bytes = loaded;
-    const done = total !== null && loaded === total;
-    if (done) started = performance.now();
-    reply(id, 'progress', { stage: done ? 'prepare' : 'read', loaded, total: total ?? 0 });
+    if (stage === 'prepare') started = performance.now();
+    if (stage === 'download' || stage === 'prepare') {
+      reply(id, 'progress', { stage: stage === 'download' ? 'read' : 'prepare', loaded, total: total ?? 0 });
+    }
   };
   try {
     program = await load(source, { label: name, onProgress, threads });
