@@ -2,7 +2,8 @@
 // programs; a progress bar while the file is read and prepared; the
 // program's description; runs on its example inputs or on random inputs
 // with outputs and a time profile; a readable error (with whatever the
-// file could still tell) when it cannot be opened. All the work happens in
+// file could still tell) when it cannot be opened. What appears is scrolled
+// into view; a new Threads choice reopens the program at once. All the work happens in
 // a worker (worker-client.js), so the page stays responsive.
 
 import { byId, h, replaceChildren } from './dom.js';
@@ -18,6 +19,13 @@ const CODE_TITLES = {
   BAD_INPUT: 'The inputs do not fit the program',
   INTERNAL: 'pt2web failed (a bug; the page has recovered)',
 };
+
+// Scrolls what just appeared into view (smoothly, unless the visitor asked
+// for reduced motion).
+function reveal(element) {
+  const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+  element.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
+}
 
 export function setupOpenCard() {
   const card = byId('open-card');
@@ -97,10 +105,13 @@ export function setupOpenCard() {
         bytes: result.bytes,
         loadMs: result.loadMs,
         threads: result.threads,
+        runnable: true,
       }));
       programBox.hidden = false;
       runBar.hidden = false;
       card.dataset.state = 'opened';
+      opened.source = source;
+      reveal(programBox);
     } catch (error) {
       showError(error, `could not open ${name}`);
       if (error.description) {
@@ -124,6 +135,7 @@ export function setupOpenCard() {
       const result = await worker.run(mode);
       replaceChildren(results, resultsView(result));
       card.dataset.state = 'ran';
+      reveal(results);
     } catch (error) {
       showError(error, `could not run ${opened.name}`);
       card.dataset.state = 'run-error';
@@ -138,6 +150,11 @@ export function setupOpenCard() {
     const file = files?.[0];
     if (file) open(file, file.name);
   };
+
+  // A new thread count applies at once: the opened program is opened again with it.
+  threadsChoice.addEventListener('change', () => {
+    if (opened?.source) open(opened.source, opened.name);
+  });
 
   input.addEventListener('change', () => {
     openFiles(input.files);
