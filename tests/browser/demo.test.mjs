@@ -6,7 +6,8 @@
 // programs; run a program on 2 threads (chosen after opening it: it applies
 // at once). What appears after open and run is scrolled into view; the
 // "use it in your app" snippet runs in Node as shown; a classifier's top
-// classes are charted; profile labels are never cut off. Screenshots of
+// classes are charted, and it runs on an uploaded image; profile labels are
+// never cut off. Screenshots of
 // every step go to tests/artifacts/browser/ (01-... to 12-...).
 //
 // Run: node --test tests/browser/   (needs /usr/bin/chromium and npm/node_modules)
@@ -232,6 +233,29 @@ describe('web demo', { timeout: 150_000 }, () => {
     assert.match(await classes.first().getAttribute('class'), /highlight/);
     await waitInView('#results');
     await screenshot(page, '10-large-program-profile');
+  });
+
+  it('runs the classifier on an uploaded image, scaled to its input size', async () => {
+    // An 8x8 image of one colour, made by the page's canvas.
+    const base64 = await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = canvas.height = 8;
+      const context = canvas.getContext('2d');
+      context.fillStyle = 'rgb(200, 100, 50)';
+      context.fillRect(0, 0, 8, 8);
+      return canvas.toDataURL('image/png').split(',')[1];
+    });
+    assert.equal(await page.locator('#run-image-label').isVisible(), true);
+    await page.setInputFiles('#run-image', { name: 'colour.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') });
+    await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
+    assert.match(await page.locator('.run-summary').innerText(), /your image/);
+    const input = page.locator('#input-leaves li.leaf[data-path="*args[0]"]');
+    assert.equal(await input.getAttribute('data-shape'), '[1, 3, 224, 224]');
+    // Every pixel is the colour: red 200/255 first, then green 100/255 and blue 50/255 planes.
+    assert.deepEqual(shownValues(await input.locator('.leaf-values').textContent()), Array(8).fill(0.7843));
+    assert.match(await input.locator('.leaf-stats').textContent(), /min 0\.1961 · max 0\.7843 · mean 0\.4575/);
+    assert.equal(await page.locator('#output-leaves li.leaf').getAttribute('data-shape'), '[1, 1000]');
+    assert.equal(await page.locator('#top-classes li').count(), 5);
   });
 
   it('runs a program on 2 threads (the page is cross-origin isolated) with torch\'s results', async () => {

@@ -8,6 +8,7 @@
 
 import { byId, h, replaceChildren } from './dom.js';
 import { formatBytes } from './format.js';
+import { imageInputOf, imageTensor } from './image-input.js';
 import { programView } from './program-view.js';
 import { resultsView } from './results-view.js';
 import { ProgramWorker } from './worker-client.js';
@@ -39,6 +40,8 @@ export function setupOpenCard() {
   const runBar = byId('run-bar');
   const runExample = byId('run-example');
   const runRandom = byId('run-random');
+  const runImage = byId('run-image');
+  const runImageLabel = byId('run-image-label');
   const results = byId('results');
   const threadsChoice = byId('threads');
   if (globalThis.crossOriginIsolated !== true) {
@@ -57,6 +60,7 @@ export function setupOpenCard() {
     drop.classList.toggle('disabled', value);
     runExample.disabled = value || !opened?.hasExample;
     runRandom.disabled = value || !opened;
+    runImage.disabled = value || !opened?.image;
   };
 
   const showProgress = ({ stage, loaded, total }, name) => {
@@ -92,6 +96,7 @@ export function setupOpenCard() {
     errorBox.hidden = true;
     programBox.hidden = true;
     runBar.hidden = true;
+    runImageLabel.hidden = true;
     results.replaceChildren();
     opened = null;
     card.dataset.state = 'loading';
@@ -111,6 +116,9 @@ export function setupOpenCard() {
       runBar.hidden = false;
       card.dataset.state = 'opened';
       opened.source = source;
+      opened.image = imageInputOf(result.description);
+      runImageLabel.hidden = !opened.image;
+      if (opened.image) runImageLabel.title = `scaled to ${opened.image.height} x ${opened.image.width}, values in [0, 1]`;
       reveal(programBox);
     } catch (error) {
       showError(error, `could not open ${name}`);
@@ -125,14 +133,15 @@ export function setupOpenCard() {
     }
   };
 
-  const run = async (mode) => {
+  const run = async (mode, file) => {
     if (busy || !opened) return;
     setBusy(true);
     errorBox.hidden = true;
     card.dataset.state = 'running';
     showProgress({ stage: 'run' }, opened.name);
     try {
-      const result = await worker.run(mode);
+      const extra = file ? { image: await imageTensor(file, opened.image), path: opened.image.path } : {};
+      const result = await worker.run(mode, extra);
       replaceChildren(results, resultsView(result));
       card.dataset.state = 'ran';
       reveal(results);
@@ -162,6 +171,11 @@ export function setupOpenCard() {
   });
   runExample.addEventListener('click', () => run('example'));
   runRandom.addEventListener('click', () => run('random'));
+  runImage.addEventListener('change', () => {
+    const file = runImage.files?.[0];
+    runImage.value = '';
+    if (file) run('image', file);
+  });
 
   // Files can be dropped anywhere on the card; the zone lights up meanwhile.
   for (const type of ['dragenter', 'dragover']) {

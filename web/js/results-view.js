@@ -89,7 +89,7 @@ function profileChart(profile, ofMedianRun) {
 /** @param {object} result the worker's run result */
 export function resultsView(result) {
   const { plannedBytes, unplannedBytes } = result.memory ?? {};
-  const source = result.source === 'example' ? 'the example inputs' : 'random inputs';
+  const source = { example: 'the example inputs', image: 'your image' }[result.source] ?? 'random inputs';
   return h(
     'div',
     { class: 'results-view' },
