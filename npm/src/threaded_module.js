@@ -4,7 +4,7 @@
 //
 // Where it runs: Node (worker_threads), and browsers whose page is
 // cross-origin isolated (COOP/COEP headers; SharedArrayBuffer exists).
-// Elsewhere threadsAvailable() is false and programs run on one thread.
+// Elsewhere threadsUnavailableReason() says why, and programs run on one thread.
 //
 // Its files are found through the literal `new URL('../dist/…',
 // import.meta.url)` patterns below (bundlers copy them as assets). The glue
@@ -22,7 +22,8 @@
 //     instantiateWasm hook (the compiled module is then posted to the workers).
 // The glue waits for its pool of workers to start and, left alone, would
 // wait forever when one fails; instantiate() listens for worker errors and
-// gives them WORKER_START_TIMEOUT_MS to start, and rejects otherwise.
+// gives the workers 30 seconds (setWorkerStartTimeout) to start, and rejects
+// otherwise.
 // In Node the glue's environment code is CommonJS (require, __dirname) and
 // creates workers through a global Worker; both are provided only while the
 // glue needs them and removed afterwards. Its workers are unref()ed, so an
@@ -60,11 +61,6 @@ export function threadsUnavailableReason() {
       'and Cross-Origin-Embedder-Policy: require-corp), so SharedArrayBuffer is unavailable';
   }
   return null;
-}
-
-/** True where the threaded build can run (Node, or a cross-origin isolated page). */
-export function threadsAvailable() {
-  return threadsUnavailableReason() === null;
 }
 
 function loadError(what, cause) {
