@@ -19,7 +19,9 @@ import { importHidden, isNode } from './platform.js';
 import { Tensor } from './tensor.js';
 import { fromNative, nativeCall } from './values.js';
 
-const WORKER_URL = new URL('./program_worker.js', import.meta.url);
+// The worker script. Named through a variable here, so that bundlers do not
+// copy it as an asset: in browsers they bundle it from the literal below.
+const WORKER_FILE = './program_worker.js';
 
 // The buffers of a value's tensors, each once.
 function inputBuffers(value, out = new Set()) {
@@ -34,7 +36,7 @@ function inputBuffers(value, out = new Set()) {
 async function startWorker() {
   if (isNode) {
     const { Worker } = await importHidden('node:worker_threads');
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(new URL(WORKER_FILE, import.meta.url));
     worker.unref();
     return {
       post: (message, transfer) => worker.postMessage(message, transfer),
@@ -118,7 +120,7 @@ export class WorkerProgram {
     const started = this.#loaded !== undefined;
     this.#failure = started
       ? new InternalError(`pt2web's worker stopped: ${reason}`)
-      : new BadFileError(`cannot start pt2web's worker (${WORKER_URL.href}): ${reason}`);
+      : new BadFileError(`cannot start pt2web's worker (${WORKER_FILE}): ${reason}`);
     for (const { reject } of this.#pending.values()) reject(this.#failure);
     this.#pending.clear();
   }
