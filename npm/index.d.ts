@@ -260,9 +260,8 @@ export interface ProgramOptions extends LoadOptions {
 /** What load() reads: a URL, a path (Node), a Response, a Blob or File, or the bytes. */
 export type ProgramSource = string | URL | Response | Blob | ArrayBuffer | ArrayBufferView;
 
-/** A loaded program, ready to run. Owns wasm memory: call dispose() (or use `using`). */
-export class Program {
-  private constructor();
+/** What Program and WorkerProgram share: the description, threads, memory and disposal. */
+declare abstract class LoadedProgram {
   readonly description: ProgramDescription;
   readonly inputs: InputDescription[];
   readonly outputs: OutputDescription[];
@@ -277,6 +276,16 @@ export class Program {
   /** Activation memory of the last run (zeros before the first). */
   readonly memory: { plannedBytes: number; unplannedBytes: number };
   readonly disposed: boolean;
+  /** The program printed in the spirit of Python's print(ep). */
+  toString(): string;
+  /** Frees the program (a WorkerProgram: ends its worker); later calls fail with BadInputError. Safe to call twice. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** A loaded program, ready to run. Owns wasm memory: call dispose() (or use `using`). */
+export class Program extends LoadedProgram {
+  private constructor();
   /**
    * Runs like ep.module()(*args, **kwargs). Outputs are fresh copies; input
    * tensors the program mutates are updated in place; buffers persist.
@@ -297,11 +306,6 @@ export class Program {
   stateDict(): Record<string, Tensor>;
   /** Restores every buffer to its value at load time. */
   resetState(): void;
-  /** The program printed in the spirit of Python's print(ep). */
-  toString(): string;
-  /** Frees the program's wasm memory; later calls throw BadInputError. Safe to call twice. */
-  dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 /**
@@ -311,20 +315,8 @@ export class Program {
  * copied to the worker (or moved with {transfer: true}), so inputs the
  * program mutates are not updated in place. dispose() ends the worker.
  */
-export class WorkerProgram {
+export class WorkerProgram extends LoadedProgram {
   private constructor();
-  readonly description: ProgramDescription;
-  readonly inputs: InputDescription[];
-  readonly outputs: OutputDescription[];
-  readonly signature: GraphSignature;
-  readonly rangeConstraints: Record<string, Range>;
-  readonly dialect: ProgramDescription['dialect'];
-  readonly operators: OperatorDescription[];
-  readonly threads: number;
-  readonly threadsReason: string | null;
-  /** Activation memory of the last run (zeros before the first). */
-  readonly memory: { plannedBytes: number; unplannedBytes: number };
-  readonly disposed: boolean;
   /** Program.run in the worker; transfer: move the inputs' buffers there (the caller's arrays become empty). */
   run<Out extends OutputValue = Tensor>(
     args?: InputValue[],
@@ -339,10 +331,6 @@ export class WorkerProgram {
   exampleInputs(): Promise<{ args: InputValue[]; kwargs: Record<string, InputValue> } | null>;
   stateDict(): Promise<Record<string, Tensor>>;
   resetState(): Promise<void>;
-  toString(): string;
-  /** Ends the worker; pending calls reject with BadInputError. */
-  dispose(): void;
-  [Symbol.dispose](): void;
 }
 
 /** Loads a program in a worker: run() is async and never blocks the calling thread. */

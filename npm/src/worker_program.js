@@ -63,6 +63,19 @@ async function startWorker() {
   };
 }
 
+// Members read from what the worker sent at load: as Program's, by name
+// (the description's parts under their JS names, and the thread counts).
+const LOADED_PARTS = {
+  inputs: (loaded) => loaded.description.inputs,
+  outputs: (loaded) => loaded.description.outputs,
+  signature: (loaded) => loaded.description.signature,
+  rangeConstraints: (loaded) => loaded.description.range_constraints,
+  dialect: (loaded) => loaded.description.dialect,
+  operators: (loaded) => loaded.description.operators,
+  threads: (loaded) => loaded.threads,
+  threadsReason: (loaded) => loaded.threadsReason,
+};
+
 export class WorkerProgram {
   #worker;
   #pending = new Map();  // id -> {resolve, reject}
@@ -125,42 +138,15 @@ export class WorkerProgram {
     this.#pending.clear();
   }
 
-  /** Threads a run uses in the worker (see Program.threads). */
-  get threads() {
-    return this.#loaded.threads;
+  static {
+    for (const [name, read] of Object.entries(LOADED_PARTS)) {
+      Object.defineProperty(this.prototype, name, { get() { return read(this.#loaded); }, configurable: true });
+    }
   }
 
-  /** Why the program got fewer threads than asked for; null when it did not. */
-  get threadsReason() {
-    return this.#loaded.threadsReason;
-  }
-
+  /** The full description (Program.description). */
   get description() {
     return this.#loaded.description;
-  }
-
-  get inputs() {
-    return this.description.inputs;
-  }
-
-  get outputs() {
-    return this.description.outputs;
-  }
-
-  get signature() {
-    return this.description.signature;
-  }
-
-  get rangeConstraints() {
-    return this.description.range_constraints;
-  }
-
-  get dialect() {
-    return this.description.dialect;
-  }
-
-  get operators() {
-    return this.description.operators;
   }
 
   /** Activation memory of the last run (zeros before the first). */
@@ -168,21 +154,23 @@ export class WorkerProgram {
     return this.#memory;
   }
 
+  // run or runProfiled in the worker, the inputs copied or (transfer) moved.
+  #runCall(method, args, kwargs, transfer) {
+    const call = nativeCall(args, kwargs);
+    return this.#call(method, [call.args, call.kwargs], {}, transfer ? [...inputBuffers(call)] : []);
+  }
+
   /**
    * Runs in the worker like Program.run; resolves to the outputs.
    * @param {{transfer?: boolean}} [options] transfer: move the inputs' buffers instead of copying them
    */
   async run(args = [], kwargs = {}, { transfer = false } = {}) {
-    const call = nativeCall(args, kwargs);
-    const buffers = transfer ? [...inputBuffers(call)] : [];
-    return fromNative(await this.#call('run', [call.args, call.kwargs], {}, buffers));
+    return fromNative(await this.#runCall('run', args, kwargs, transfer));
   }
 
   /** Like run(), timing every node; resolves to {outputs, profile}. */
   async runProfiled(args = [], kwargs = {}, { transfer = false } = {}) {
-    const call = nativeCall(args, kwargs);
-    const buffers = transfer ? [...inputBuffers(call)] : [];
-    const { outputs, profile } = await this.#call('runProfiled', [call.args, call.kwargs], {}, buffers);
+    const { outputs, profile } = await this.#runCall('runProfiled', args, kwargs, transfer);
     return { outputs: fromNative(outputs), profile };
   }
 
@@ -230,3 +218,4 @@ export class WorkerProgram {
 function disposedError() {
   return new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
 }
+

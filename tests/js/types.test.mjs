@@ -26,13 +26,16 @@ async function declarations() {
   return parseAst(readFileSync(DECLARATIONS, 'utf8'), { lang: 'dts' });
 }
 
-// Names of the members an exported class or interface declares.
+// Names of the members a class or interface of the file declares, its
+// base class's included.
 function declaredMembers(ast, name) {
   for (const node of ast.body) {
-    const declaration = node.type === 'ExportNamedDeclaration' ? node.declaration : null;
+    const declaration = node.type === 'ExportNamedDeclaration' ? node.declaration : node;
     if (declaration?.id?.name !== name || !['ClassDeclaration', 'TSInterfaceDeclaration'].includes(declaration.type)) continue;
     const members = declaration.body.body;
-    return new Set(members.filter((m) => m.key && !m.computed && m.key.name !== 'constructor').map((m) => m.key.name));
+    const own = members.filter((m) => m.key && !m.computed && m.key.name !== 'constructor').map((m) => m.key.name);
+    const base = declaration.superClass?.name;
+    return new Set([...own, ...(base ? declaredMembers(ast, base) : [])]);
   }
   throw new Error(`${name} is not declared`);
 }
