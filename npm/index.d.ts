@@ -261,7 +261,7 @@ export interface ProgramOptions extends LoadOptions {
 export type ProgramSource = string | URL | Response | Blob | ArrayBuffer | ArrayBufferView;
 
 /** What Program and WorkerProgram share: the description, threads, memory and disposal. */
-declare abstract class LoadedProgram {
+declare abstract class ProgramBase {
   readonly description: ProgramDescription;
   readonly inputs: InputDescription[];
   readonly outputs: OutputDescription[];
@@ -284,7 +284,7 @@ declare abstract class LoadedProgram {
 }
 
 /** A loaded program, ready to run. Owns wasm memory: call dispose() (or use `using`). */
-export class Program extends LoadedProgram {
+export class Program extends ProgramBase {
   private constructor();
   /**
    * Runs like ep.module()(*args, **kwargs). Outputs are fresh copies; input
@@ -315,7 +315,7 @@ export class Program extends LoadedProgram {
  * copied to the worker (or moved with {transfer: true}), so inputs the
  * program mutates are not updated in place. dispose() ends the worker.
  */
-export class WorkerProgram extends LoadedProgram {
+export class WorkerProgram extends ProgramBase {
   private constructor();
   /** Program.run in the worker; transfer: move the inputs' buffers there (the caller's arrays become empty). */
   run<Out extends OutputValue = Tensor>(
