@@ -71,15 +71,23 @@ function loadError(what, cause) {
 }
 
 // Runs `create` with Node's CommonJS names and Worker defined as globals,
-// restoring whatever was there before.
-async function nodeGlobals() {
+// restoring whatever was there before. The Worker passes its errors to
+// onWorkerError from the start: the glue listens only later, and an error
+// nobody listens to would end the process.
+async function nodeGlobals(onWorkerError) {
   const [{ createRequire }, { fileURLToPath }, { dirname }, { Worker }] = await Promise.all(
     ['node:module', 'node:url', 'node:path', 'node:worker_threads'].map(importHidden),
   );
+  class ListenedWorker extends Worker {
+    constructor(...args) {
+      super(...args);
+      this.on('error', onWorkerError);
+    }
+  }
   const values = {
     require: createRequire(GLUE_URL),
     __dirname: dirname(fileURLToPath(GLUE_URL)),
-    Worker,
+    Worker: ListenedWorker,
   };
   return (create) => {
     const saved = Object.keys(values).map((key) => [key, Object.getOwnPropertyDescriptor(globalThis, key)]);
@@ -133,7 +141,7 @@ function terminateWorkers(threads) {
 
 // How this environment gets the wasm and the worker script; resolves to
 // {obtain(imports) -> Promise<{instance, module}>, withGlobals(create)}.
-async function environment(settings) {
+async function environment(settings, onWorkerError) {
   if (!isNode) {
     const workerUrl = await workerBlobUrl();
     settings.locateFile = (name) => (name.endsWith('.worker.js') ? workerUrl : new URL(name, GLUE_URL).href);
@@ -150,7 +158,7 @@ async function environment(settings) {
   } catch (cause) {
     throw loadError(fileURLToPath(WASM_URL), cause);
   }
-  return { obtain: (imports) => WebAssembly.instantiate(bytes, imports), withGlobals: await nodeGlobals() };
+  return { obtain: (imports) => WebAssembly.instantiate(bytes, imports), withGlobals: await nodeGlobals(onWorkerError) };
 }
 
 async function instantiate(workers) {
@@ -165,7 +173,8 @@ async function instantiate(workers) {
     pt2webWorkers: workers,
     mainScriptUrlOrBlob: GLUE_URL.href,
   };
-  const { obtain, withGlobals } = await environment(settings);
+  let reportWorkerError = () => false;
+  const { obtain, withGlobals } = await environment(settings, (error) => reportWorkerError(error));
   const module = await new Promise((resolve, reject) => {
     let settled = false;
     let timer;
@@ -181,8 +190,10 @@ async function instantiate(workers) {
       if (settle(reject, error)) terminateWorkers(settings.PThread);
       return true;
     };
+    reportWorkerError = (error) => !settled && fail(loadError('a worker', describeWorkerError(error)));
     settings.instantiateWasm = (imports, receiveInstance) => {
       obtain(imports).then(({ instance, module: compiled }) => {
+        if (settled) return;
         watchWorkers(settings.PThread, (error) => !settled && fail(error));
         timer = setTimeout(() => {
           fail(loadError('its workers', `they did not start within ${workerStartTimeoutMs / 1000} s`));
