@@ -24,9 +24,11 @@
 // wait forever when one fails; instantiate() listens for worker errors and
 // gives the workers 30 seconds (setWorkerStartTimeout) to start, and rejects
 // otherwise.
-// In Node the glue's environment code is CommonJS (require, __dirname) and
-// creates workers through a global Worker; both are provided only while the
-// glue needs them and removed afterwards. Its workers are unref()ed, so an
+// The glue creates workers through the global Worker, which is replaced,
+// while the glue starts its pool, by one whose workers report errors at
+// once. In Node the glue's environment code is also CommonJS (require,
+// __dirname); these are provided only while the glue needs them and
+// removed afterwards. Its workers are unref()ed, so an
 // idle pool never keeps a Node process alive.
 //
 // Errors: a file that cannot be fetched or instantiated, a worker that
@@ -70,25 +72,21 @@ function loadError(what, cause) {
   return error;
 }
 
-// Runs `create` with Node's CommonJS names and Worker defined as globals,
-// restoring whatever was there before. The Worker passes its errors to
-// onWorkerError from the start: the glue listens only later, and an error
-// nobody listens to would end the process.
-async function nodeGlobals(onWorkerError) {
-  const [{ createRequire }, { fileURLToPath }, { dirname }, { Worker }] = await Promise.all(
-    ['node:module', 'node:url', 'node:path', 'node:worker_threads'].map(importHidden),
-  );
-  class ListenedWorker extends Worker {
+// A Worker class whose workers pass their errors to onWorkerError from the
+// start: the glue listens only once the wasm is compiled, and meanwhile an
+// error would be lost (browsers) or end the process (Node).
+function listenedWorker(Worker, onWorkerError) {
+  return class extends Worker {
     constructor(...args) {
       super(...args);
-      this.on('error', onWorkerError);
+      if (isNode) this.on('error', onWorkerError);
+      else this.addEventListener('error', onWorkerError);
     }
-  }
-  const values = {
-    require: createRequire(GLUE_URL),
-    __dirname: dirname(fileURLToPath(GLUE_URL)),
-    Worker: ListenedWorker,
   };
+}
+
+// Runs `create` with `values` as globals, restoring whatever was there before.
+function withGlobalValues(values) {
   return (create) => {
     const saved = Object.keys(values).map((key) => [key, Object.getOwnPropertyDescriptor(globalThis, key)]);
     Object.assign(globalThis, values);
@@ -101,6 +99,18 @@ async function nodeGlobals(onWorkerError) {
       }
     }
   };
+}
+
+// Node's CommonJS names and a listened Worker, as the glue's globals.
+async function nodeGlobals(onWorkerError) {
+  const [{ createRequire }, { fileURLToPath }, { dirname }, { Worker }] = await Promise.all(
+    ['node:module', 'node:url', 'node:path', 'node:worker_threads'].map(importHidden),
+  );
+  return withGlobalValues({
+    require: createRequire(GLUE_URL),
+    __dirname: dirname(fileURLToPath(GLUE_URL)),
+    Worker: listenedWorker(Worker, onWorkerError),
+  });
 }
 
 // The worker script as a blob: URL (see the header).
@@ -147,7 +157,7 @@ async function environment(settings, onWorkerError) {
     settings.locateFile = (name) => (name.endsWith('.worker.js') ? workerUrl : new URL(name, GLUE_URL).href);
     return {
       obtain: (imports) => fetchAndInstantiate(WASM_URL, imports, loadError),
-      withGlobals: (create) => create(),
+      withGlobals: withGlobalValues({ Worker: listenedWorker(Worker, onWorkerError) }),
     };
   }
   const { fileURLToPath } = await importHidden('node:url');
