@@ -54,8 +54,10 @@ test('a Map is a dict, in args and as kwargs', async () => {
   try {
     const { args, kwargs } = program.exampleInputs();
     const expected = program.run(args, kwargs);
-    const [[dict, pair]] = args;
-    const withMaps = program.run([[new Map(Object.entries(dict)), pair]], new Map(Object.entries(kwargs)));
+    // pytree_io(d: dict, pair: tuple, *, scale, mask)
+    const [dict, pair] = args;
+    assert.deepEqual(Object.keys(dict), ['a', 'b']);
+    const withMaps = program.run([new Map(Object.entries(dict)), pair], new Map(Object.entries(kwargs)));
     assert.deepEqual(withMaps, expected);
   } finally {
     program.dispose();
