@@ -42,6 +42,7 @@ std::string sympy_srepr(const SymExpr& e) {
     case Op::Mod: return call(e.name().empty() ? "PythonMod" : e.name(), e.args());
     case Op::CeilDiv: return call(e.name().empty() ? "CeilDiv" : e.name(), e.args());
     case Op::TrueDiv: return call(e.name().empty() ? "IntTrueDiv" : e.name(), e.args());
+    case Op::ToInt: return call(e.name(), e.args());
     case Op::Max: return call("Max", e.args());
     case Op::Min: return call("Min", e.args());
     case Op::Eq: return call("Equality", e.args());

@@ -109,7 +109,7 @@ Tensor map_elements(DType compute, F&& f, const In&... inputs) {
     shape = broadcast_shapes(shape, t->sizes());
   }
   Tensor out = Tensor::empty(BoolOut ? DType::Bool : compute, shape);
-  std::array<int64_t, N> flat_step;
+  std::array<int64_t, N> flat_step{};
   bool flat = true;
   for (size_t k = 0; k < N; ++k) {
     if (in[k]->numel() == 1) flat_step[k] = 0;

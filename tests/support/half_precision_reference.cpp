@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "conformance_check.h"
-#include "runtime/session.h"
+#include "runtime/loaded_program.h"
 
 namespace pt2web::testing {
 
@@ -99,8 +99,8 @@ HalfPrecisionErrors half_precision_errors(const std::string& dir, bool core, con
   try {
     std::string model = corpus + "/" + result.twin + (core ? "/model.core.pt2" : "/model.pt2");
     auto bytes = std::make_shared<const std::vector<uint8_t>>(read_file(model));
-    std::unique_ptr<Session> twin = load_session(bytes, model);
-    PyValue reference = twin->run(widen_to_float64(c.args), widen_to_float64(c.kwargs));
+    LoadedProgram twin(bytes, model);
+    PyValue reference = twin.run(widen_to_float64(c.args), widen_to_float64(c.kwargs));
     result.available = max_distance(got, reference, &result.pt2web_error) &&
                        max_distance(c.expected, reference, &result.torch_error);
   } catch (const std::exception&) {
