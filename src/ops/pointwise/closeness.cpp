@@ -17,8 +17,6 @@ namespace {
 
 using namespace elementwise;
 
-Value tv(const Tensor& t) { return Value::from_tensor(t); }
-
 void isclose_op(OpCall& c) {
   const Tensor& self = c.tensor(0);
   const Tensor& other = c.tensor(1);
@@ -30,23 +28,23 @@ void isclose_op(OpCall& c) {
   if (rtol < 0) fail(ErrorCode::BadInput, c.where(), "rtol must be greater than or equal to zero, but got ", rtol);
   if (atol < 0) fail(ErrorCode::BadInput, c.where(), "atol must be greater than or equal to zero, but got ", atol);
 
-  Tensor close = run_op1("aten::eq.Tensor", {tv(self), tv(other)});
+  Tensor close = run_op1("aten::eq.Tensor", {arg(self), arg(other)});
   if (equal_nan && is_floating(self.dtype())) {
-    Tensor both_nan = run_op1("aten::logical_and", {tv(run_op1("aten::isnan", {tv(self)})),
-                                                          tv(run_op1("aten::isnan", {tv(other)}))});
-    close = run_op1("aten::logical_or", {tv(close), tv(both_nan)});
+    Tensor both_nan = run_op1("aten::logical_and", {arg(run_op1("aten::isnan", {arg(self)})),
+                                                          arg(run_op1("aten::isnan", {arg(other)}))});
+    close = run_op1("aten::logical_or", {arg(close), arg(both_nan)});
   }
   if (rtol == 0 && atol == 0) return c.push(close);
 
   // Bool inputs measure their distance in float32.
   const Tensor a = self.dtype() == DType::Bool ? self.to(DType::Float32) : self;
   const Tensor b = other.dtype() == DType::Bool ? other.to(DType::Float32) : other;
-  Tensor scaled = run_op1("aten::mul.Scalar", {tv(b), Value::from_double(rtol)});
-  Tensor allowed = run_op1("aten::add.Scalar", {tv(run_op1("aten::abs", {tv(scaled)})), Value::from_double(atol)});
-  Tensor actual = run_op1("aten::abs", {tv(run_op1("aten::sub.Tensor", {tv(a), tv(b)}))});
-  Tensor within = run_op1("aten::logical_and", {tv(run_op1("aten::isfinite", {tv(actual)})),
-                                                      tv(run_op1("aten::le.Tensor", {tv(actual), tv(allowed)}))});
-  c.push(run_op1("aten::logical_or", {tv(close), tv(within)}));
+  Tensor scaled = run_op1("aten::mul.Scalar", {arg(b), Value::from_double(rtol)});
+  Tensor allowed = run_op1("aten::add.Scalar", {arg(run_op1("aten::abs", {arg(scaled)})), Value::from_double(atol)});
+  Tensor actual = run_op1("aten::abs", {arg(run_op1("aten::sub.Tensor", {arg(a), arg(b)}))});
+  Tensor within = run_op1("aten::logical_and", {arg(run_op1("aten::isfinite", {arg(actual)})),
+                                                      arg(run_op1("aten::le.Tensor", {arg(actual), arg(allowed)}))});
+  c.push(run_op1("aten::logical_or", {arg(close), arg(within)}));
 }
 
 // isin(elements, test_elements, *, assume_unique, invert): a sorted copy of
