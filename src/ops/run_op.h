@@ -14,7 +14,10 @@
 
 namespace pt2web {
 
-// Runs `name` ("aten::mul.Tensor") on the leading `args`; the schema's
+// A tensor as an argument of run_op.
+inline Value op_arg(const Tensor& t) { return Value::from_tensor(t); }
+
+// Runs `name` (the full overload name: "aten::mul.Tensor", "aten::abs.default") on the leading `args`; the schema's
 // defaults fill the rest. Returns every output.
 std::vector<Value> run_op(const std::string& name, std::vector<Value> args);
 

@@ -17,8 +17,6 @@ namespace {
 
 using namespace elementwise;
 
-Value tv(const Tensor& t) { return Value::from_tensor(t); }
-
 void isclose_op(OpCall& c) {
   const Tensor& self = c.tensor(0);
   const Tensor& other = c.tensor(1);
@@ -30,23 +28,23 @@ void isclose_op(OpCall& c) {
   if (rtol < 0) fail(ErrorCode::BadInput, c.where(), "rtol must be greater than or equal to zero, but got ", rtol);
   if (atol < 0) fail(ErrorCode::BadInput, c.where(), "atol must be greater than or equal to zero, but got ", atol);
 
-  Tensor close = run_op_tensor("aten::eq.Tensor", {tv(self), tv(other)});
+  Tensor close = run_op_tensor("aten::eq.Tensor", {op_arg(self), op_arg(other)});
   if (equal_nan && is_floating(self.dtype())) {
-    Tensor both_nan = run_op_tensor("aten::logical_and", {tv(run_op_tensor("aten::isnan", {tv(self)})),
-                                                          tv(run_op_tensor("aten::isnan", {tv(other)}))});
-    close = run_op_tensor("aten::logical_or", {tv(close), tv(both_nan)});
+    Tensor both_nan = run_op_tensor("aten::logical_and.default", {op_arg(run_op_tensor("aten::isnan.default", {op_arg(self)})),
+                                                          op_arg(run_op_tensor("aten::isnan.default", {op_arg(other)}))});
+    close = run_op_tensor("aten::logical_or.default", {op_arg(close), op_arg(both_nan)});
   }
   if (rtol == 0 && atol == 0) return c.push(close);
 
   // Bool inputs measure their distance in float32.
   const Tensor a = self.dtype() == DType::Bool ? self.to(DType::Float32) : self;
   const Tensor b = other.dtype() == DType::Bool ? other.to(DType::Float32) : other;
-  Tensor scaled = run_op_tensor("aten::mul.Scalar", {tv(b), Value::from_double(rtol)});
-  Tensor allowed = run_op_tensor("aten::add.Scalar", {tv(run_op_tensor("aten::abs", {tv(scaled)})), Value::from_double(atol)});
-  Tensor actual = run_op_tensor("aten::abs", {tv(run_op_tensor("aten::sub.Tensor", {tv(a), tv(b)}))});
-  Tensor within = run_op_tensor("aten::logical_and", {tv(run_op_tensor("aten::isfinite", {tv(actual)})),
-                                                      tv(run_op_tensor("aten::le.Tensor", {tv(actual), tv(allowed)}))});
-  c.push(run_op_tensor("aten::logical_or", {tv(close), tv(within)}));
+  Tensor scaled = run_op_tensor("aten::mul.Scalar", {op_arg(b), Value::from_double(rtol)});
+  Tensor allowed = run_op_tensor("aten::add.Scalar", {op_arg(run_op_tensor("aten::abs.default", {op_arg(scaled)})), Value::from_double(atol)});
+  Tensor actual = run_op_tensor("aten::abs.default", {op_arg(run_op_tensor("aten::sub.Tensor", {op_arg(a), op_arg(b)}))});
+  Tensor within = run_op_tensor("aten::logical_and.default", {op_arg(run_op_tensor("aten::isfinite.default", {op_arg(actual)})),
+                                                      op_arg(run_op_tensor("aten::le.Tensor", {op_arg(actual), op_arg(allowed)}))});
+  c.push(run_op_tensor("aten::logical_or.default", {op_arg(close), op_arg(within)}));
 }
 
 // isin(elements, test_elements, *, assume_unique, invert): a sorted copy of

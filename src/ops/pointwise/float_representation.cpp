@@ -15,8 +15,6 @@ namespace {
 
 using namespace elementwise;
 
-Value tensor_value(const Tensor& t) { return Value::from_tensor(t); }
-
 void frexp_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
   if (!is_floating(x.dtype()))
@@ -40,8 +38,8 @@ void frexp_op(OpCall& c) {
 }
 
 Tensor ldexp_values(const OpCall& c) {
-  Tensor scale = run_op_tensor("aten::pow.Scalar", {Value::from_double(2.0), tensor_value(c.tensor(1))});
-  return run_op_tensor("aten::mul.Tensor", {tensor_value(c.tensor(0)), tensor_value(scale)});
+  Tensor scale = run_op_tensor("aten::pow.Scalar", {Value::from_double(2.0), op_arg(c.tensor(1))});
+  return run_op_tensor("aten::mul.Tensor", {op_arg(c.tensor(0)), op_arg(scale)});
 }
 
 template <bool InPlace>
@@ -52,7 +50,7 @@ void ldexp_op(OpCall& c) {
 // float_power: base and exponent in float64 (numbers as doubles).
 Value as_float64(const OpCall& c, size_t index) {
   const Value& v = c.arg(index);
-  if (v.is_tensor()) return tensor_value(c.tensor(index).to(DType::Float64));
+  if (v.is_tensor()) return op_arg(c.tensor(index).to(DType::Float64));
   return Value::from_double(c.scalar(index).to_double());
 }
 
@@ -74,7 +72,7 @@ void angle_scale(OpCall& c, double factor) {
   const Tensor& x = c.tensor(0);
   if (is_complex(x.dtype())) fail(ErrorCode::Unsupported, c.where(), "complex inputs are not supported");
   Tensor input = is_floating(x.dtype()) ? x : x.to(DType::Float32);
-  push_result(c, run_op_tensor("aten::mul.Scalar", {tensor_value(input), Value::from_double(factor)}), InPlace);
+  push_result(c, run_op_tensor("aten::mul.Scalar", {op_arg(input), Value::from_double(factor)}), InPlace);
 }
 
 constexpr double kPi = 3.14159265358979323846;
