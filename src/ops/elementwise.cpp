@@ -46,9 +46,12 @@ void check_kinds(const OpCall& c, DType dtype, Kinds kinds) {
     case Kinds::Floating: ok = is_floating(dtype) && element_size(dtype) >= 2; break;
     case Kinds::Integral: ok = dtype == DType::Bool || is_integral(dtype); break;
   }
-  if (!ok)
-    fail(ErrorCode::BadInput, c.where(), "\"", c.schema().name.substr(c.schema().name.find("::") + 2),
-         "\" is not implemented for '", dtype_name(dtype), "'");
+  if (!ok) fail_not_implemented_for(c, dtype);
+}
+
+void fail_not_implemented_for(const OpCall& c, DType dtype) {
+  fail(ErrorCode::BadInput, c.where(), "\"", c.schema().name.substr(c.schema().name.find("::") + 2),
+       "\" is not implemented for '", dtype_name(dtype), "'");
 }
 
 namespace {

@@ -63,6 +63,9 @@ enum class Kinds {
 // "<op>" not implemented for '<dtype>' (ATen's wording) unless dtype is in kinds.
 void check_kinds(const OpCall& c, DType dtype, Kinds kinds);
 
+// Throws BadInput: "<op>" is not implemented for '<dtype>'.
+[[noreturn]] void fail_not_implemented_for(const OpCall& c, DType dtype);
+
 // Visits the C++ element type of `dtype`, instantiating the visitor only for
 // the types in K (callers check_kinds first).
 template <Kinds K, typename F>

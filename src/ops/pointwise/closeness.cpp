@@ -30,9 +30,9 @@ void isclose_op(OpCall& c) {
 
   Tensor close = run_op1("aten::eq.Tensor", {arg(self), arg(other)});
   if (equal_nan && is_floating(self.dtype())) {
-    Tensor both_nan = run_op1("aten::logical_and", {arg(run_op1("aten::isnan", {arg(self)})),
-                                                          arg(run_op1("aten::isnan", {arg(other)}))});
-    close = run_op1("aten::logical_or", {arg(close), arg(both_nan)});
+    Tensor both_nan = run_op1("aten::logical_and.default", {arg(run_op1("aten::isnan.default", {arg(self)})),
+                                                          arg(run_op1("aten::isnan.default", {arg(other)}))});
+    close = run_op1("aten::logical_or.default", {arg(close), arg(both_nan)});
   }
   if (rtol == 0 && atol == 0) return c.push(close);
 
@@ -40,11 +40,11 @@ void isclose_op(OpCall& c) {
   const Tensor a = self.dtype() == DType::Bool ? self.to(DType::Float32) : self;
   const Tensor b = other.dtype() == DType::Bool ? other.to(DType::Float32) : other;
   Tensor scaled = run_op1("aten::mul.Scalar", {arg(b), Value::from_double(rtol)});
-  Tensor allowed = run_op1("aten::add.Scalar", {arg(run_op1("aten::abs", {arg(scaled)})), Value::from_double(atol)});
-  Tensor actual = run_op1("aten::abs", {arg(run_op1("aten::sub.Tensor", {arg(a), arg(b)}))});
-  Tensor within = run_op1("aten::logical_and", {arg(run_op1("aten::isfinite", {arg(actual)})),
+  Tensor allowed = run_op1("aten::add.Scalar", {arg(run_op1("aten::abs.default", {arg(scaled)})), Value::from_double(atol)});
+  Tensor actual = run_op1("aten::abs.default", {arg(run_op1("aten::sub.Tensor", {arg(a), arg(b)}))});
+  Tensor within = run_op1("aten::logical_and.default", {arg(run_op1("aten::isfinite.default", {arg(actual)})),
                                                       arg(run_op1("aten::le.Tensor", {arg(actual), arg(allowed)}))});
-  c.push(run_op1("aten::logical_or", {arg(close), arg(within)}));
+  c.push(run_op1("aten::logical_or.default", {arg(close), arg(within)}));
 }
 
 // isin(elements, test_elements, *, assume_unique, invert): a sorted copy of

@@ -6,9 +6,7 @@ namespace elementwise {
 DType floating_dtype(const OpCall& c, std::initializer_list<const Operand*> operands, Precision precision) {
   DType dtype = to_floating(result_type_of(operands));
   check_kinds(c, dtype, Kinds::Floating);
-  if (precision == Precision::Full && element_size(dtype) < 4)
-    fail(ErrorCode::BadInput, c.where(), "\"", c.schema().name.substr(c.schema().name.find("::") + 2),
-         "\" is not implemented for '", dtype_name(dtype), "'");
+  if (precision == Precision::Full && element_size(dtype) < 4) fail_not_implemented_for(c, dtype);
   return dtype;
 }
 

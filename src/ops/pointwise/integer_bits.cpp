@@ -18,9 +18,7 @@ template <typename F>
 Tensor map_integers(const OpCall& c, F&& f) {
   Operand a = operand(c, 0), b = operand(c, 1);
   DType dtype = result_type_of({&a, &b});
-  if (!is_integral(dtype) || dtype == DType::Bool)
-    fail(ErrorCode::BadInput, c.where(), "\"", c.schema().name.substr(c.schema().name.find("::") + 2),
-         "\" is not implemented for '", dtype_name(dtype), "'");
+  if (!is_integral(dtype) || dtype == DType::Bool) fail_not_implemented_for(c, dtype);
   return map_elements<Kinds::Integral, false>(dtype, std::forward<F>(f), kernel_input(a, dtype), kernel_input(b, dtype));
 }
 

@@ -28,25 +28,18 @@ struct Zeta {
   M operator()(M s, M q) const { return special::hurwitz_zeta<M>(s, q); }
 };
 
-// x * log(y), 0 where x == 0 unless y is NaN.
-struct Xlogy {
+// x * log(y) (x * log1p(y) when OnePlus), 0 where x == 0 unless y is NaN.
+template <bool OnePlus>
+struct XTimesLog {
   template <typename M>
   M operator()(M x, M y) const {
     if (std::isnan(y)) return y;
     if (x == 0) return 0;
-    return x * std::log(y);
+    return x * (OnePlus ? std::log1p(y) : std::log(y));
   }
 };
-
-// x * log1p(y), 0 where x == 0 unless y is NaN.
-struct Xlog1py {
-  template <typename M>
-  M operator()(M x, M y) const {
-    if (std::isnan(y)) return y;
-    if (x == 0) return 0;
-    return x * std::log1p(y);
-  }
-};
+using Xlogy = XTimesLog<false>;
+using Xlog1py = XTimesLog<true>;
 
 template <bool Upper>
 struct IncompleteGamma {

@@ -9,7 +9,7 @@
 
 #include "cases.h"
 #include "known_failures.h"
-#include "runtime/session.h"
+#include "runtime/loaded_program.h"
 #include "tie_order_compare.h"
 
 using namespace pt2web;
@@ -18,9 +18,9 @@ namespace {
 
 const std::string kSubset = std::string(PT2WEB_CONFORMANCE_DIR) + "/opinfo/";
 
-std::unique_ptr<Session> load_folder(const std::string& folder) {
+std::unique_ptr<LoadedProgram> load_folder(const std::string& folder) {
   std::string model = kSubset + folder + "/model.pt2";
-  return load_session(std::make_shared<const std::vector<uint8_t>>(testing::read_file(model)), model);
+  return std::make_unique<LoadedProgram>(std::make_shared<const std::vector<uint8_t>>(testing::read_file(model)), model);
 }
 
 // Two positions of a 1-d index tensor whose indices select different input values.
