@@ -240,11 +240,22 @@ bool try_addmm_f32(OpCall& c, const Tensor& self, const Tensor& mat1, const Tens
   return true;
 }
 
+// float16/bfloat16 products with an added term (addmm, linear) are computed
+// in float32 and rounded once, as ATen's CPU kernels do: rounding the
+// product before adding can move the sum by an ulp.
+bool is_16bit_float(DType d) { return d == DType::Float16 || d == DType::BFloat16; }
+Tensor widened(const Tensor& t) { return t.defined() && is_16bit_float(t.dtype()) ? t.to(DType::Float32) : t; }
+
 void addmm_op(OpCall& c) {
   const Tensor& mat1 = c.tensor(1);
   const Tensor& mat2 = c.tensor(2);
   if (mat1.dim() != 2 || mat2.dim() != 2) fail(ErrorCode::BadInput, c.where(), "mat1 and mat2 must be 2-D");
   check_same_dtype(mat1, mat2, "mat1 and mat2");
+  if (is_16bit_float(mat1.dtype())) {
+    Tensor sum = scale_and_add(matmul_2d(widened(mat1), widened(mat2)), widened(c.tensor(0)), c.scalar(3), c.scalar(4));
+    c.push(sum.to(mat1.dtype()));
+    return;
+  }
   if (try_addmm_f32(c, c.tensor(0), mat1, mat2)) return;
   c.push(scale_and_add(matmul_2d(mat1, mat2), c.tensor(0), c.scalar(3), c.scalar(4)));
 }
@@ -273,11 +284,21 @@ Tensor linear_f32(const Tensor& x, const Tensor& weight, const Tensor& bias) {
   return out;
 }
 
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias);
+
 void linear_op(OpCall& c) {
   const Tensor& input = c.tensor(0);
   const Tensor& weight = c.tensor(1);
-  Tensor bias = c.optional_tensor(2);
+  const Tensor bias = c.optional_tensor(2);
   check_same_dtype(input, weight, "mat1 and mat2");
+  if (is_16bit_float(input.dtype()) && (!bias.defined() || bias.dtype() == input.dtype()))
+    c.push(linear(widened(input), widened(weight), widened(bias)).to(input.dtype()));
+  else
+    c.push(linear(input, weight, bias));
+}
+
+// input @ weight^T + bias for inputs of one dtype.
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   const bool plain_bias = !bias.defined() || (bias.dim() == 1 && bias.dtype() == DType::Float32 &&
                                               weight.dim() == 2 && bias.size(0) == weight.size(0));
   if (input.dtype() == DType::Float32 && weight.dim() == 2 && input.dim() >= 1 && plain_bias &&
@@ -287,8 +308,7 @@ void linear_op(OpCall& c) {
     out_shape.push_back(weight.size(0));
     const int64_t row_count = shape_numel(Shape(input.sizes().begin(), input.sizes().end() - 1));
     Tensor rows = reshape(input, {row_count, input.size(-1)});
-    c.push(reshape(linear_f32(rows, weight, bias), out_shape));
-    return;
+    return reshape(linear_f32(rows, weight, bias), out_shape);
   }
   Shape wt_strides = weight.strides();
   Tensor wt = weight.dim() == 2
@@ -302,7 +322,7 @@ void linear_op(OpCall& c) {
     out = map_elements<Kinds::All, false>(dtype, [](auto x, auto y) { return x + y; }, kernel_input(operand(out), dtype),
                                           kernel_input(operand(bias), dtype));
   }
-  c.push(out);
+  return out;
 }
 
 }  // namespace

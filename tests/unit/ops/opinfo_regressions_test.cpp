@@ -1,6 +1,7 @@
-// Operator behaviour the OpInfo corpus found missing (tests/conformance):
-// integer convolutions, which ATen computes exactly, and the
-// prims.convert_element_type of decomposed graphs. Self-contained (calls the
+// Operator behaviour the OpInfo corpus found missing or off (tests/conformance):
+// integer convolutions, which ATen computes exactly, the
+// prims.convert_element_type of decomposed graphs, and 16-bit linear/addmm
+// rounded once. Self-contained (calls the
 // op table directly) so it does not depend on a family's test helpers.
 #include <catch2/catch.hpp>
 
@@ -64,4 +65,22 @@ TEST_CASE("prims.convert_element_type converts into a new tensor", "[elementwise
   Tensor same = call1("prims::convert_element_type.default", {tv(x), Value::from_dtype(DType::Float32)});
   CHECK(same.storage() != x.storage());
   CHECK(same.item_as_double(0) == Approx(1.7));
+}
+
+TEST_CASE("bfloat16 linear and addmm round the product plus bias once", "[linear_algebra]") {
+  // 1 + 2^-8 is a tie in bfloat16 (steps of 2^-7 at 1) and rounds to 1; adding
+  // the bias 2^-8 to that gives 1 again, while the exact sum 1 + 2^-7 is representable.
+  Tensor x = Tensor::empty(DType::Float32, {1, 2}), w = Tensor::empty(DType::Float32, {1, 2});
+  Tensor bias = Tensor::empty(DType::Float32, {1});
+  x.data<float>()[0] = 1, x.data<float>()[1] = 1;
+  w.data<float>()[0] = 1, w.data<float>()[1] = 1.0f / 256;
+  bias.data<float>()[0] = 1.0f / 256;
+  Tensor xb = x.to(DType::BFloat16), wb = w.to(DType::BFloat16), bb = bias.to(DType::BFloat16);
+  Tensor lin = run_op("aten::linear.default", {tv(xb), tv(wb), tv(bb)});
+  CHECK(lin.dtype() == DType::BFloat16);
+  CHECK(lin.item_as_double(0) == 1.0078125);
+  Tensor wt = w.to(DType::BFloat16).as_strided({2, 1}, {1, 2}, 0);
+  Tensor mm = run_op("aten::addmm.default", {tv(bb), tv(xb), tv(wt)});
+  CHECK(mm.dtype() == DType::BFloat16);
+  CHECK(mm.item_as_double(0) == 1.0078125);
 }
