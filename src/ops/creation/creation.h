@@ -8,5 +8,7 @@
 namespace pt2web {
 
 void register_factory_ops(OpTable& t);  // creation.cpp
+void register_diagonal_builder_ops(OpTable& t);  // diagonal_builders.cpp
+void register_spaced_range_ops(OpTable& t);  // spaced_ranges.cpp
 
 }  // namespace pt2web

@@ -10,5 +10,6 @@ namespace pt2web {
 void register_embedding_bag_ops(OpTable& t);  // embedding_bag.cpp
 void register_index_ops(OpTable& t);  // index.cpp
 void register_scatter_ops(OpTable& t);  // scatter.cpp
+void register_composite_indexing_ops(OpTable& t);  // composite_indexing.cpp
 
 }  // namespace pt2web

@@ -9,5 +9,6 @@ namespace pt2web {
 
 void register_einsum_ops(OpTable& t);  // einsum.cpp
 void register_matmul_ops(OpTable& t);  // matmul.cpp
+void register_product_ops(OpTable& t);  // products.cpp
 
 }  // namespace pt2web

@@ -13,5 +13,12 @@ void register_scan_ops(OpTable& t);  // scan.cpp
 void register_softmax_ops(OpTable& t);  // softmax.cpp
 void register_sort_ops(OpTable& t);  // sort.cpp
 void register_stats_ops(OpTable& t);  // stats.cpp
+void register_composite_reduction_ops(OpTable& t);  // composite_reductions.cpp
+void register_difference_ops(OpTable& t);  // differences.cpp
+void register_histogram_ops(OpTable& t);  // histogram.cpp
+void register_order_stats_ops(OpTable& t);  // order_stats.cpp
+void register_searchsorted_ops(OpTable& t);  // searchsorted.cpp
+void register_segment_reduce_ops(OpTable& t);  // segment_reduce.cpp
+void register_unique_ops(OpTable& t);  // unique.cpp
 
 }  // namespace pt2web

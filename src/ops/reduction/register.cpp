@@ -3,16 +3,6 @@
 
 namespace pt2web {
 
-// Operator files added while the folder layout was being restructured; their
-// declarations move to reduction.h with the next change to that header.
-void register_composite_reduction_ops(OpTable& t);  // composite_reductions.cpp
-void register_difference_ops(OpTable& t);  // differences.cpp
-void register_histogram_ops(OpTable& t);  // histogram.cpp
-void register_order_stats_ops(OpTable& t);  // order_stats.cpp
-void register_searchsorted_ops(OpTable& t);  // searchsorted.cpp
-void register_segment_reduce_ops(OpTable& t);  // segment_reduce.cpp
-void register_unique_ops(OpTable& t);  // unique.cpp
-
 void register_reduction_ops(OpTable& t) {
   register_composite_reduction_ops(t);
   register_difference_ops(t);

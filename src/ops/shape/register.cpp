@@ -3,12 +3,6 @@
 
 namespace pt2web {
 
-// Operator files added while the folder layout was being restructured; their
-// declarations move to shape.h with the next change to that header.
-void register_view_composition_ops(OpTable& t);  // view_compositions.cpp
-void register_resize_ops(OpTable& t);  // resize.cpp
-void register_splitting_ops(OpTable& t);  // splitting.cpp
-
 void register_shape_ops(OpTable& t) {
   register_joining_ops(t);
   register_joining_copy_ops(t);
