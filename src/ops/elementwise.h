@@ -85,11 +85,6 @@ auto apply_at(F& f, const std::array<const M*, N>& src, const std::array<int64_t
               std::index_sequence<I...>) {
   return f(src[I][off[I + 1]]...);
 }
-template <typename F, typename M, size_t N, size_t... I>
-auto apply_flat(F& f, const std::array<const M*, N>& src, const std::array<int64_t, N>& step, int64_t i,
-                std::index_sequence<I...>) {
-  return f(src[I][i * step[I]]...);
-}
 }  // namespace detail
 
 // The one broadcasting elementwise map of pt2web's operators:
@@ -97,10 +92,8 @@ auto apply_flat(F& f, const std::array<const M*, N>& src, const std::array<int64
 // opmath_dtype(compute) (see kernel_input); f receives opmath values and its
 // result is rounded into `compute`, or into bool when BoolOut.
 //
-// When every input is either contiguous with the output's shape or a single
-// element (a number operand, a 0-d tensor), the map runs as one flat loop
-// (no index arithmetic, which the compiler can vectorize); otherwise it walks
-// the broadcast strides.
+// The strided walk (tensor/strided_loop.h) merges dims that are contiguous
+// in every operand, so contiguous inputs run as one flat loop.
 template <Kinds K, bool BoolOut, typename F, typename... In>
 Tensor map_elements(DType compute, F&& f, const In&... inputs) {
   constexpr size_t N = sizeof...(In);
@@ -112,13 +105,6 @@ Tensor map_elements(DType compute, F&& f, const In&... inputs) {
     shape = broadcast_shapes(shape, t->sizes());
   }
   Tensor out = Tensor::empty(BoolOut ? DType::Bool : compute, shape);
-  std::array<int64_t, N> flat_step{};
-  bool flat = true;
-  for (size_t k = 0; k < N; ++k) {
-    if (in[k]->numel() == 1) flat_step[k] = 0;
-    else if (in[k]->sizes() == shape && in[k]->is_contiguous()) flat_step[k] = 1;
-    else flat = false;
-  }
   visit_kinds<K>(compute, [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
@@ -126,12 +112,6 @@ Tensor map_elements(DType compute, F&& f, const In&... inputs) {
     std::array<const M*, N> src;
     for (size_t k = 0; k < N; ++k) src[k] = in[k]->template data<M>();
     O* dst = out.data<O>();
-    if (flat) {
-      const int64_t n = out.numel();
-      for (int64_t i = 0; i < n; ++i)
-        dst[i] = convert_element<O>(detail::apply_flat(f, src, flat_step, i, std::make_index_sequence<N>{}));
-      return;
-    }
     std::array<Shape, N + 1> strides;
     strides[0] = out.strides();
     for (size_t k = 0; k < N; ++k) strides[k + 1] = broadcast_strides(*in[k], shape);
