@@ -2,6 +2,7 @@
 
 #include "ops/registry.h"
 #include "passes/dead_code.h"
+#include "passes/tensor_meta_rules.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -55,24 +56,44 @@ bool is_sym_kind(Argument::Kind k) {
 
 }  // namespace
 
-GraphBuilder::GraphBuilder(const Graph& source, FxNames names) : source_(source), names_(std::move(names)) {
-  out_.inputs = source.inputs;
+bool is_view_operator(const std::string& qualified) {
+  static const std::set<std::string> views = {
+      "view", "_unsafe_view", "reshape", "permute", "transpose", "t", "select", "slice", "narrow",
+      "expand", "squeeze", "unsqueeze", "alias", "as_strided", "diagonal", "unflatten", "flatten",
+      "split", "split_with_sizes", "chunk", "unbind", "detach", "view_as", "expand_as", "unfold",
+      "movedim", "swapaxes", "real", "imag", "view_as_real", "view_as_complex"};
+  size_t colons = qualified.find("::");
+  std::string op = colons == std::string::npos ? qualified : qualified.substr(colons + 2);
+  return views.count(op.substr(0, op.find('.'))) != 0;
+}
+
+GraphBuilder::GraphBuilder(const Graph& source, FxNames names, const std::map<std::string, std::string>& renamed)
+    : source_(source), names_(std::move(names)) {
   out_.is_single_tensor_return = source.is_single_tensor_return;
   for (const Argument& in : source.inputs) {
+    Argument renamed_in = in;
+    auto new_name = [&](const std::string& n) {
+      auto r = renamed.find(n);
+      return r == renamed.end() ? n : r->second;
+    };
+    if (!in.name.empty()) renamed_in.name = new_name(in.name);
+    for (auto& n : renamed_in.names) n = n.empty() ? n : new_name(n);
+    out_.inputs.push_back(renamed_in);
     std::vector<std::string> ns = in.names;
     if (!in.name.empty()) ns.push_back(in.name);
     for (const std::string& n : ns) {
       if (n.empty()) continue;
-      names_.reserve(n);
-      values_[n] = n;
+      std::string to = new_name(n);
+      names_.reserve(to);
+      values_[n] = to;
       auto t = source.tensor_values.find(n);
-      if (t != source.tensor_values.end()) out_.tensor_values[n] = t->second;
+      if (t != source.tensor_values.end()) out_.tensor_values[to] = t->second;
       for (auto* table : {&source.sym_int_values, &source.sym_bool_values, &source.sym_float_values}) {
         auto s = table->find(n);
         if (s == table->end()) continue;
-        if (table == &source.sym_int_values) out_.sym_int_values[n] = s->second;
-        else if (table == &source.sym_bool_values) out_.sym_bool_values[n] = s->second;
-        else out_.sym_float_values[n] = s->second;
+        if (table == &source.sym_int_values) out_.sym_int_values[to] = s->second;
+        else if (table == &source.sym_bool_values) out_.sym_bool_values[to] = s->second;
+        else out_.sym_float_values[to] = s->second;
       }
     }
   }
@@ -284,6 +305,7 @@ void GraphBuilder::copy(const Node& node, const std::map<size_t, std::shared_ptr
     out.inputs.push_back(std::move(na));
   }
   std::string node_name = names_.create(fx_base_name(node.target));
+  bool view = is_view_operator(qualified_op_name(node.target));
   size_t tensor_outputs = 0;
   for (const Argument& o : node.outputs)
     tensor_outputs += o.kind == Argument::Kind::Tensors ? o.names.size() : 1;
@@ -295,7 +317,13 @@ void GraphBuilder::copy(const Node& node, const std::map<size_t, std::shared_ptr
       std::string n = single ? node_name : names_.create("getitem");
       values_[old] = n;
       auto t = source_.tensor_values.find(old);
-      if (t != source_.tensor_values.end()) out_.tensor_values[n] = t->second;
+      if (t != source_.tensor_values.end()) {
+        // pt2web's kernels return contiguous tensors whatever layout torch
+        // recorded, and later view decisions must see the layout that runs.
+        TensorMeta m = t->second;
+        if (!view && !is_contiguous(m)) m.strides = contiguous_strides(m.sizes);
+        out_.tensor_values[n] = m;
+      }
       for (auto* table : {&source_.sym_int_values, &source_.sym_bool_values, &source_.sym_float_values}) {
         auto s = table->find(old);
         if (s == table->end()) continue;

@@ -35,9 +35,10 @@ Argument dtype_arg(DType dtype);
 
 class GraphBuilder {
  public:
-  // Starts a graph with the source's inputs (names kept), their metadata and
-  // symbolic values. `names` should already hold names used elsewhere.
-  GraphBuilder(const Graph& source, FxNames names);
+  // Starts a graph with the source's inputs, their metadata and symbolic
+  // values; placeholders keep their names unless `renamed` maps them.
+  // `names` should already hold names used elsewhere.
+  GraphBuilder(const Graph& source, FxNames names, const std::map<std::string, std::string>& renamed = {});
 
   // The new value standing for a source value.
   std::string value(const std::string& source_name) const;
@@ -103,6 +104,10 @@ class GraphBuilder {
   std::vector<std::string> mutated_order_;
   const Node* origin_ = nullptr;
 };
+
+// Whether an operator's result aliases its input (view, permute, slice, ...),
+// by qualified name ("aten::view.default").
+bool is_view_operator(const std::string& qualified);
 
 // Operator target for a short name: "aten.addmm.default" -> "torch.ops.aten.addmm.default".
 std::string op_target(const std::string& op);
