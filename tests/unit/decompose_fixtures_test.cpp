@@ -68,7 +68,7 @@ const std::map<std::string, KnownDifference>& known_differences() {
         "lstm and gru are kept (torch unrolls them into per-step products and gates); the linear reading "
         "their output keeps torch's non-contiguous layout, so it is kept too"}},
       {"shape_zoo",
-       {"aten.ge.Scalar", "aten.le.Scalar", "aten.scalar_tensor.default", "aten.sqrt.default", "aten.sub.Tensor",
+       {{"aten.ge.Scalar", "aten.le.Scalar", "aten.scalar_tensor.default", "aten.sqrt.default", "aten.sub.Tensor",
         "aten.var.correction", "aten.where.self"},
        {"aten.einsum.default", "aten.matmul.default", "aten.pad.default", "aten.std.dim", "aten.tril.default",
         "aten.triu.default", "aten.var.dim"},
