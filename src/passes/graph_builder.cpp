@@ -135,6 +135,10 @@ const TensorMeta& GraphBuilder::source_meta(const std::string& source_name) cons
   return it->second;
 }
 
+bool GraphBuilder::viewable(const std::string& new_name) const {
+  return is_contiguous(meta(new_name)) && !layout_unknown_.count(new_name);
+}
+
 void GraphBuilder::add_output_meta(const std::string& name, const TensorMeta& meta) {
   out_.tensor_values[name] = meta;
 }
@@ -189,6 +193,9 @@ std::vector<std::string> GraphBuilder::emit(const std::string& op, const std::ve
     if (list_return) node.outputs.push_back(list);
   }
   for (size_t i = 0; i < outs.size(); ++i) add_output_meta(result[i], outs[i]);
+  if (is_view_operator(qualified_op_name(node.target)))
+    for (const auto& in : node.inputs)
+      if (layout_unknown_.count(in.arg.name)) layout_unknown_.insert(result.begin(), result.end());
   out_.nodes.push_back(std::move(node));
   node_names_.push_back(node_name);
   hoisted_.push_back(false);
@@ -306,6 +313,8 @@ void GraphBuilder::copy(const Node& node, const std::map<size_t, std::shared_ptr
   }
   std::string node_name = names_.create(fx_base_name(node.target));
   bool view = is_view_operator(qualified_op_name(node.target));
+  bool reads_unknown = false;
+  for (const auto& in : out.inputs) reads_unknown = reads_unknown || layout_unknown_.count(in.arg.name);
   size_t tensor_outputs = 0;
   for (const Argument& o : node.outputs)
     tensor_outputs += o.kind == Argument::Kind::Tensors ? o.names.size() : 1;
@@ -318,11 +327,8 @@ void GraphBuilder::copy(const Node& node, const std::map<size_t, std::shared_ptr
       values_[old] = n;
       auto t = source_.tensor_values.find(old);
       if (t != source_.tensor_values.end()) {
-        // pt2web's kernels return contiguous tensors whatever layout torch
-        // recorded, and later view decisions must see the layout that runs.
-        TensorMeta m = t->second;
-        if (!view && !is_contiguous(m)) m.strides = contiguous_strides(m.sizes);
-        out_.tensor_values[n] = m;
+        out_.tensor_values[n] = t->second;
+        if (view ? reads_unknown : !is_contiguous(t->second)) layout_unknown_.insert(n);
       }
       for (auto* table : {&source_.sym_int_values, &source_.sym_bool_values, &source_.sym_float_values}) {
         auto s = table->find(old);
