@@ -59,12 +59,15 @@ const std::map<std::string, KnownDifference>& known_differences() {
         "scaled_dot_product_attention is kept: pt2web has no decomposition for it yet (torch expands it "
         "into its math path: scaled q and k, bmm, softmax, zeroing of fully masked rows)"}},
       {"lstm_gru",
-       {{"aten.add.Tensor", "aten.bmm.default", "aten.cat.default", "aten.expand.default", "aten.mul.Tensor",
-         "aten.sigmoid.default", "aten.slice.Tensor", "aten.split_with_sizes.default", "aten.squeeze.dims",
-         "aten.sub.Tensor", "aten.tanh.default", "aten.unsqueeze.default"},
-        {"aten.gru.input", "aten.lstm.input"},
+       {{"aten.add.Tensor", "aten.addmm.default", "aten.bmm.default", "aten.cat.default", "aten.expand.default",
+         "aten.mul.Tensor", "aten.permute.default", "aten.sigmoid.default", "aten.slice.Tensor",
+         "aten.split_with_sizes.default", "aten.squeeze.dims", "aten.sub.Tensor", "aten.tanh.default",
+         "aten.unsqueeze.default", "aten.view.default"},
+        {"aten.gru.input", "aten.lstm.input", "aten.linear.default"},
         true,
-        "lstm and gru are kept (torch unrolls them into per-step products and gates)"}},
+        "lstm and gru are kept (torch unrolls them into per-step products and gates); their outputs' "
+        "layout differs between torch and pt2web, so the linear reading them is kept rather than "
+        "flattened through a view"}},
       {"shape_zoo",
        {{"aten.ge.Scalar", "aten.le.Scalar", "aten.scalar_tensor.default", "aten.sqrt.default", "aten.sub.Tensor",
         "aten.var.correction", "aten.where.self"},
