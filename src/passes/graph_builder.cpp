@@ -2,6 +2,7 @@
 
 #include "ops/registry.h"
 #include "passes/dead_code.h"
+#include "passes/tensor_meta_rules.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -55,24 +56,44 @@ bool is_sym_kind(Argument::Kind k) {
 
 }  // namespace
 
-GraphBuilder::GraphBuilder(const Graph& source, FxNames names) : source_(source), names_(std::move(names)) {
-  out_.inputs = source.inputs;
+bool is_view_operator(const std::string& qualified) {
+  static const std::set<std::string> views = {
+      "view", "_unsafe_view", "reshape", "permute", "transpose", "t", "select", "slice", "narrow",
+      "expand", "squeeze", "unsqueeze", "alias", "as_strided", "diagonal", "unflatten", "flatten",
+      "split", "split_with_sizes", "chunk", "unbind", "detach", "view_as", "expand_as", "unfold",
+      "movedim", "swapaxes", "real", "imag", "view_as_real", "view_as_complex"};
+  size_t colons = qualified.find("::");
+  std::string op = colons == std::string::npos ? qualified : qualified.substr(colons + 2);
+  return views.count(op.substr(0, op.find('.'))) != 0;
+}
+
+GraphBuilder::GraphBuilder(const Graph& source, FxNames names, const std::map<std::string, std::string>& renamed)
+    : source_(source), names_(std::move(names)) {
   out_.is_single_tensor_return = source.is_single_tensor_return;
   for (const Argument& in : source.inputs) {
+    Argument renamed_in = in;
+    auto new_name = [&](const std::string& n) {
+      auto r = renamed.find(n);
+      return r == renamed.end() ? n : r->second;
+    };
+    if (!in.name.empty()) renamed_in.name = new_name(in.name);
+    for (auto& n : renamed_in.names) n = n.empty() ? n : new_name(n);
+    out_.inputs.push_back(renamed_in);
     std::vector<std::string> ns = in.names;
     if (!in.name.empty()) ns.push_back(in.name);
     for (const std::string& n : ns) {
       if (n.empty()) continue;
-      names_.reserve(n);
-      values_[n] = n;
+      std::string to = new_name(n);
+      names_.reserve(to);
+      values_[n] = to;
       auto t = source.tensor_values.find(n);
-      if (t != source.tensor_values.end()) out_.tensor_values[n] = t->second;
+      if (t != source.tensor_values.end()) out_.tensor_values[to] = t->second;
       for (auto* table : {&source.sym_int_values, &source.sym_bool_values, &source.sym_float_values}) {
         auto s = table->find(n);
         if (s == table->end()) continue;
-        if (table == &source.sym_int_values) out_.sym_int_values[n] = s->second;
-        else if (table == &source.sym_bool_values) out_.sym_bool_values[n] = s->second;
-        else out_.sym_float_values[n] = s->second;
+        if (table == &source.sym_int_values) out_.sym_int_values[to] = s->second;
+        else if (table == &source.sym_bool_values) out_.sym_bool_values[to] = s->second;
+        else out_.sym_float_values[to] = s->second;
       }
     }
   }
@@ -112,6 +133,10 @@ const TensorMeta& GraphBuilder::source_meta(const std::string& source_name) cons
   if (it == source_.tensor_values.end())
     fail(ErrorCode::BadProgram, "value '", source_name, "' has no tensor metadata");
   return it->second;
+}
+
+bool GraphBuilder::viewable(const std::string& new_name) const {
+  return is_contiguous(meta(new_name)) && !layout_unknown_.count(new_name);
 }
 
 void GraphBuilder::add_output_meta(const std::string& name, const TensorMeta& meta) {
@@ -168,6 +193,9 @@ std::vector<std::string> GraphBuilder::emit(const std::string& op, const std::ve
     if (list_return) node.outputs.push_back(list);
   }
   for (size_t i = 0; i < outs.size(); ++i) add_output_meta(result[i], outs[i]);
+  if (is_view_operator(qualified_op_name(node.target)))
+    for (const auto& in : node.inputs)
+      if (layout_unknown_.count(in.arg.name)) layout_unknown_.insert(result.begin(), result.end());
   out_.nodes.push_back(std::move(node));
   node_names_.push_back(node_name);
   hoisted_.push_back(false);
@@ -284,6 +312,9 @@ void GraphBuilder::copy(const Node& node, const std::map<size_t, std::shared_ptr
     out.inputs.push_back(std::move(na));
   }
   std::string node_name = names_.create(fx_base_name(node.target));
+  bool view = is_view_operator(qualified_op_name(node.target));
+  bool reads_unknown = false;
+  for (const auto& in : out.inputs) reads_unknown = reads_unknown || layout_unknown_.count(in.arg.name);
   size_t tensor_outputs = 0;
   for (const Argument& o : node.outputs)
     tensor_outputs += o.kind == Argument::Kind::Tensors ? o.names.size() : 1;
@@ -295,7 +326,10 @@ void GraphBuilder::copy(const Node& node, const std::map<size_t, std::shared_ptr
       std::string n = single ? node_name : names_.create("getitem");
       values_[old] = n;
       auto t = source_.tensor_values.find(old);
-      if (t != source_.tensor_values.end()) out_.tensor_values[n] = t->second;
+      if (t != source_.tensor_values.end()) {
+        out_.tensor_values[n] = t->second;
+        if (view ? reads_unknown : !is_contiguous(t->second)) layout_unknown_.insert(n);
+      }
       for (auto* table : {&source_.sym_int_values, &source_.sym_bool_values, &source_.sym_float_values}) {
         auto s = table->find(old);
         if (s == table->end()) continue;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,9 +36,10 @@ Argument dtype_arg(DType dtype);
 
 class GraphBuilder {
  public:
-  // Starts a graph with the source's inputs (names kept), their metadata and
-  // symbolic values. `names` should already hold names used elsewhere.
-  GraphBuilder(const Graph& source, FxNames names);
+  // Starts a graph with the source's inputs, their metadata and symbolic
+  // values; placeholders keep their names unless `renamed` maps them.
+  // `names` should already hold names used elsewhere.
+  GraphBuilder(const Graph& source, FxNames names, const std::map<std::string, std::string>& renamed = {});
 
   // The new value standing for a source value.
   std::string value(const std::string& source_name) const;
@@ -46,6 +48,12 @@ class GraphBuilder {
   const TensorMeta& meta(const std::string& new_name) const;
   const TensorMeta& source_meta(const std::string& source_name) const;
   bool has_meta(const std::string& new_name) const { return out_.tensor_values.count(new_name) != 0; }
+  // True when a reshape of this value may become a view: its recorded
+  // layout is contiguous, and the layout it has when the program runs is
+  // known to be the same in torch and pt2web (pt2web's kernels return
+  // contiguous tensors where torch may not: outputs of copied operators with
+  // another recorded layout, and views of them, are not known).
+  bool viewable(const std::string& new_name) const;
 
   // The node whose metadata emitted nodes carry.
   void set_origin(const Node* node) { origin_ = node; }
@@ -101,8 +109,13 @@ class GraphBuilder {
   std::map<std::string, std::string> sym_sizes_;   // "tensor#dim" -> sym value
   std::map<std::string, std::string> sym_values_;  // expression text -> sym value
   std::vector<std::string> mutated_order_;
+  std::set<std::string> layout_unknown_;
   const Node* origin_ = nullptr;
 };
+
+// Whether an operator's result aliases its input (view, permute, slice, ...),
+// by qualified name ("aten::view.default").
+bool is_view_operator(const std::string& qualified);
 
 // Operator target for a short name: "aten.addmm.default" -> "torch.ops.aten.addmm.default".
 std::string op_target(const std::string& op);

@@ -1,6 +1,8 @@
 #include "passes/run_decompositions.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <set>
 
 #include "ops/registry.h"
@@ -10,17 +12,6 @@
 namespace pt2web {
 
 namespace {
-
-// Operators whose result aliases an input (their outputs must not be written in place).
-bool is_view_op(const std::string& qualified) {
-  static const std::set<std::string> views = {
-      "view", "_unsafe_view", "reshape", "permute", "transpose", "t", "select", "slice", "narrow",
-      "expand", "squeeze", "unsqueeze", "alias", "as_strided", "diagonal", "unflatten", "flatten",
-      "split", "split_with_sizes", "chunk", "unbind", "detach", "view_as", "expand_as", "unfold",
-      "movedim", "swapaxes", "real", "imag", "view_as_real", "view_as_complex"};
-  std::string op = qualified.substr(qualified.find("::") + 2);
-  return views.count(op.substr(0, op.find('.'))) != 0;
-}
 
 // Metadata queries torch refuses to preserve (FunctionalTensor.metadata_fns),
 // and composite ops it treats as possibly aliasing or mutating.
@@ -59,8 +50,9 @@ class Decomposer {
       : table_(table), preserve_(preserve), signature_(signature) {}
 
   // Rewrites `graph`; for the top-level graph also returns the mutated placeholders.
-  Graph rewrite(const Graph& graph, FxNames names, std::vector<std::pair<std::string, std::string>>* mutations) {
-    GraphBuilder b(graph, std::move(names));
+  Graph rewrite(const Graph& graph, FxNames names, std::vector<std::pair<std::string, std::string>>* mutations,
+                const std::map<std::string, std::string>& renamed = {}) {
+    GraphBuilder b(graph, std::move(names), renamed);
     for (const Node& node : graph.nodes) rewrite_node(b, node);
     std::vector<Argument> outputs;
     if (mutations) {
@@ -100,7 +92,7 @@ class Decomposer {
   }
 
   void note_view(GraphBuilder& b, const std::string& q, const Node& node) {
-    if (!is_view_op(q)) return;
+    if (!is_view_operator(q)) return;
     for (const Argument& o : node.outputs) {
       if (!o.name.empty()) views_.insert(b.value(o.name));
       for (const auto& n : o.names)
@@ -140,6 +132,31 @@ class Decomposer {
   const GraphSignature* signature_;
   std::set<std::string> views_;
 };
+
+// torch's retrace names lifted state after its FQN: "p_" / "b_" / "c_" /
+// "obj_" + the lower-cased target with non-alphanumerics as "_", suffixed
+// _1, _2, ... on collision (_rename_without_collisions); user inputs keep theirs.
+std::map<std::string, std::string> placeholder_names(const GraphSignature& signature) {
+  std::map<std::string, std::string> renamed;
+  std::set<std::string> taken;
+  for (const auto& spec : signature.input_specs)
+    if (spec.kind == InputKind::UserInput) taken.insert(spec.arg.name);
+  for (const auto& spec : signature.input_specs) {
+    const char* prefix = spec.kind == InputKind::Parameter        ? "p_"
+                         : spec.kind == InputKind::Buffer         ? "b_"
+                         : spec.kind == InputKind::ConstantTensor ? "c_"
+                         : spec.kind == InputKind::CustomObj      ? "obj_"
+                                                                  : nullptr;
+    if (!prefix || spec.arg.name.empty()) continue;
+    std::string base = prefix;
+    for (char c : spec.target) base += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
+    std::string name = base;
+    for (int n = 1; taken.count(name); ++n) name = base + "_" + std::to_string(n);
+    taken.insert(name);
+    renamed[spec.arg.name] = name;
+  }
+  return renamed;
+}
 
 // torch's retrace lists placeholders as parameters, buffers, constants,
 // custom objects, then user inputs (tokens first): reorder specs and graph inputs.
@@ -202,7 +219,12 @@ ExportedProgram run_decompositions(const ExportedProgram& program, const Decompo
   Decomposer decomposer(*table, preserve, &program.signature);
   std::vector<std::pair<std::string, std::string>> mutations;
   ExportedProgram out = program;
-  out.graph = decomposer.rewrite(program.graph, FxNames(), &mutations);
+  std::map<std::string, std::string> renamed = placeholder_names(program.signature);
+  out.graph = decomposer.rewrite(program.graph, FxNames(), &mutations, renamed);
+  for (auto& spec : out.signature.input_specs) {
+    auto r = renamed.find(spec.arg.name);
+    if (r != renamed.end()) spec.arg.name = r->second;
+  }
 
   // Signature: input specs keep their placeholders; outputs are renamed and
   // new mutation outputs come first, buffers before user inputs (input order).
@@ -210,7 +232,7 @@ ExportedProgram run_decompositions(const ExportedProgram& program, const Decompo
   size_t k = 0;
   for (const auto& spec : program.signature.input_specs) {
     for (const auto& [input, value] : mutations) {
-      if (spec.arg.name != input) continue;
+      if (spec.arg.name != input) continue;  // mutations name source placeholders
       OutputSpec o;
       o.arg = tensor_arg(value);
       if (spec.kind == InputKind::Buffer) {

@@ -31,7 +31,7 @@ bool linear(GraphBuilder& b, const Node& node) {
     return true;
   }
   // A contiguous n-d input with a 1-d bias: flatten to 2-d, addmm, view back.
-  if (rank >= 3 && !bias.empty() && b.meta(bias).sizes.size() == 1 && is_contiguous(xm)) {
+  if (rank >= 3 && !bias.empty() && b.meta(bias).sizes.size() == 1 && b.viewable(x)) {
     SymInt rows = sym_const(1);
     for (size_t i = 0; i + 1 < rank; ++i) rows = sym_mul(rows, xm.sizes[i]);
     std::vector<SymInt> flat = {rows, xm.sizes[rank - 1]};
@@ -46,7 +46,7 @@ bool linear(GraphBuilder& b, const Node& node) {
   }
   // Without a bias: matmul(input, weight.t()) folds the leading dims into one
   // matrix product (transpose first, then view, mm, view back).
-  if (rank >= 3 && bias.empty() && is_contiguous(xm)) {
+  if (rank >= 3 && bias.empty() && b.viewable(x)) {
     std::string wt = transposed(b, w);
     SymInt rows = sym_const(1);
     for (size_t i = 0; i + 1 < rank; ++i) rows = sym_mul(rows, xm.sizes[i]);

@@ -13,7 +13,7 @@ namespace {
 
 std::string reshaped(GraphBuilder& b, const std::string& x, const TensorMeta& out) {
   std::string src = x;
-  if (!is_contiguous(b.meta(x))) {
+  if (!b.viewable(x)) {
     Argument contiguous;
     contiguous.kind = Argument::Kind::MemoryFormat;
     contiguous.ints = {1};  // torch.contiguous_format
@@ -52,7 +52,7 @@ bool unflatten(GraphBuilder& b, const Node& node) {
 
 bool contiguous(GraphBuilder& b, const Node& node) {
   std::string x = input_tensor(b, node, "self");
-  if (is_contiguous(b.meta(x))) {
+  if (b.viewable(x)) {
     bind_outputs(b, node, {x});
     return true;
   }

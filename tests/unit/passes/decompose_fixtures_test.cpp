@@ -52,6 +52,53 @@ struct KnownDifference {
 
 const std::map<std::string, KnownDifference>& known_differences() {
   static const std::map<std::string, KnownDifference> diffs = {
+      {"encoder_small",
+       {{"aten._softmax.default", "aten.any.dim", "aten.bmm.default", "aten.eq.Scalar", "aten.expand.default",
+         "aten.full_like.default", "aten.logical_not.default", "aten.mul.Scalar", "aten.where.self"},
+        {"aten.scaled_dot_product_attention.default"},
+        false,
+        "scaled_dot_product_attention is kept: pt2web has no decomposition for it yet (torch expands it "
+        "into its math path: scaled q and k, bmm, softmax, zeroing of fully masked rows)"}},
+      {"lstm_gru",
+       {{"aten.add.Tensor", "aten.addmm.default", "aten.bmm.default", "aten.cat.default", "aten.expand.default",
+         "aten.mul.Tensor", "aten.permute.default", "aten.sigmoid.default", "aten.slice.Tensor",
+         "aten.split_with_sizes.default", "aten.squeeze.dims", "aten.sub.Tensor", "aten.tanh.default",
+         "aten.unsqueeze.default", "aten.view.default"},
+        {"aten.gru.input", "aten.lstm.input", "aten.linear.default"},
+        true,
+        "lstm and gru are kept (torch unrolls them into per-step products and gates); their outputs' "
+        "layout differs between torch and pt2web, so the linear reading them is kept rather than "
+        "flattened through a view"}},
+      {"shape_zoo",
+       {{"aten.ge.Scalar", "aten.le.Scalar", "aten.scalar_tensor.default", "aten.sqrt.default", "aten.sub.Tensor",
+        "aten.var.correction", "aten.where.self"},
+       {"aten.einsum.default", "aten.matmul.default", "aten.pad.default", "aten.std.dim", "aten.tril.default",
+        "aten.triu.default", "aten.var.dim"},
+       true,
+       "tril/triu (arange masks and where), var/std (var.correction, sqrt), reflect pad (index arithmetic), "
+       "einsum and batched matmul (views and bmm) are kept"}},
+      {"sym_shapes",
+       {{}, {}, true,
+        "same operators; torch's symbolic-shape tracing spends node-name counters on size arithmetic "
+        "(its outputs are add_6 and add_15), which pt2web's one-pass rewrite does not reproduce"}},
+      {"tiny_transformer",
+       {{"aten._softmax.default", "aten.any.dim", "aten.bmm.default", "aten.eq.Scalar", "aten.expand.default",
+         "aten.full.default", "aten.full_like.default", "aten.le.Scalar", "aten.logical_and.default",
+         "aten.logical_not.default", "aten.mul.Scalar", "aten.scalar_tensor.default", "aten.sub.Tensor",
+         "aten.unsqueeze.default", "aten.where.self"},
+        {"aten.scaled_dot_product_attention.default"},
+        true,
+        "scaled_dot_product_attention is kept (see encoder_small), so the node counters differ after it"}},
+      {"vision_zoo",
+       {{"aten._native_batch_norm_legit.no_stats", "aten._to_copy.default", "aten.add.Tensor",
+         "aten.arange.start_step", "aten.clamp.default", "aten.clone.default", "aten.index.Tensor",
+         "aten.mul.Tensor", "aten.permute.default", "aten.repeat.default", "aten.sub.Tensor",
+         "aten.unsqueeze.default", "aten.view.default"},
+        {"aten.instance_norm.default", "aten.pixel_shuffle.default", "aten.upsample_bilinear2d.vec",
+         "aten.upsample_nearest2d.vec"},
+        true,
+        "instance_norm, pixel_shuffle and the upsampling ops are kept (torch rewrites them with index "
+        "arithmetic, repeat and batch norm without statistics)"}},
   };
   return diffs;
 }
@@ -82,8 +129,19 @@ void check_decomposed(const std::string& name) {
     for (const auto& op : diff->second.pt2web_only) want.insert(op);
   }
   CHECK(ops == want);
-  if (diff == known_differences().end() || !diff->second.names_differ)
+  if (diff == known_differences().end() || !diff->second.names_differ) {
     testing::check_signature(core.signature, meta["signature"]);
+  } else {
+    // Value names differ: the views that do not depend on node names still match.
+    const json& sig = meta["signature"];
+    CHECK(core.signature.parameters() == sig["parameters"].get<std::vector<std::string>>());
+    CHECK(core.signature.buffers() == sig["buffers"].get<std::vector<std::string>>());
+    CHECK(core.signature.inputs_to_parameters() == testing::as_string_map(sig["inputs_to_parameters"]));
+    CHECK(core.signature.inputs_to_buffers() == testing::as_string_map(sig["inputs_to_buffers"]));
+    REQUIRE(core.signature.output_specs.size() == sig["output_specs"].size());
+    for (size_t i = 0; i < core.signature.output_specs.size(); ++i)
+      CHECK(output_kind_name(core.signature.output_specs[i].kind) == sig["output_specs"][i]["kind"].get<std::string>());
+  }
 
   LoadedProgram program(std::move(core));
   auto results = testing::run_cases(program, dir + "/cases.core.json");
