@@ -5,19 +5,15 @@
 //   Response    a fetch() response whose body has not been read yet
 //   Blob/File   e.g. from an <input type="file"> or a drop
 //   ArrayBuffer, Uint8Array or another typed array / DataView: used as is
-// progress.download(loaded, total) is called as bytes arrive (total: null
-// when the size is unknown) and progress.downloaded(size) at the end (see
-// progress.js). With cache: true, fetched URLs go through the browser's
-// Cache API (model_cache.js).
+// onProgress({loaded, total}) is called as bytes arrive (total: null when
+// the size is unknown) and once at the end with loaded === total.
 //
 // Errors: an unreadable file, a failed fetch or an HTTP error status is a
 // BadFileError naming the file or URL; a source of another kind, or a used
 // Response body, is a BadInputError.
 
 import { BadFileError, BadInputError } from './errors.js';
-import { fetchThroughCache } from './model_cache.js';
 import { displayName, isLocalFile, readLocalFile, resolveLocation } from './platform.js';
-import { progressReporter } from './progress.js';
 
 function fileError(where, cause) {
   const reason = cause instanceof Error ? cause.message : String(cause);
@@ -26,8 +22,15 @@ function fileError(where, cause) {
   return error;
 }
 
+function reporter(onProgress) {
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new BadInputError('options.onProgress must be a function');
+  }
+  return (loaded, total) => onProgress?.({ loaded, total });
+}
+
 // Reads a stream of Uint8Array chunks into one array, reporting progress.
-async function readStream(stream, total, progress) {
+async function readStream(stream, total, report) {
   const reader = stream.getReader();
   const chunks = [];
   let loaded = 0;
@@ -36,7 +39,7 @@ async function readStream(stream, total, progress) {
     if (done) break;
     chunks.push(value);
     loaded += value.byteLength;
-    progress.download(loaded, total);
+    report(loaded, total);
   }
   const bytes = new Uint8Array(loaded);
   let offset = 0;
@@ -47,7 +50,7 @@ async function readStream(stream, total, progress) {
   return bytes;
 }
 
-async function readResponse(response, where, progress) {
+async function readResponse(response, where, report) {
   if (!response.ok) throw fileError(where, `HTTP ${response.status} ${response.statusText}`.trim());
   if (response.bodyUsed) throw new BadInputError(`the body of the response for ${where} was already read`);
   const length = Number(response.headers.get('content-length'));
@@ -55,25 +58,25 @@ async function readResponse(response, where, progress) {
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
   const total = Number.isFinite(length) && length > 0 && !encoded ? length : null;
   try {
-    if (response.body) return await readStream(response.body, total, progress);
+    if (response.body) return await readStream(response.body, total, report);
     return new Uint8Array(await response.arrayBuffer());
   } catch (cause) {
     throw fileError(where, cause);
   }
 }
 
-async function fetchBytes(url, progress, cache) {
+async function fetchBytes(url, report) {
   let response;
   try {
-    response = cache ? (await fetchThroughCache(url)).response : await fetch(url);
+    response = await fetch(url);
   } catch (cause) {
     throw fileError(url.href, cause);
   }
-  return readResponse(response, url.href, progress);
+  return readResponse(response, url.href, report);
 }
 
-async function readUrl(url, progress, cache) {
-  if (!isLocalFile(url)) return fetchBytes(url, progress, cache);
+async function readUrl(url, report) {
+  if (!isLocalFile(url)) return fetchBytes(url, report);
   try {
     return await readLocalFile(url);
   } catch (cause) {
@@ -96,10 +99,9 @@ function describeKind(source) {
 /**
  * Resolves to {bytes: Uint8Array, label: string}; label names the program
  * in error messages (options.label, or the file name or URL).
- * @param {{label?: string, progress?: object, cache?: boolean}} [options]
- *   progress: a progressReporter (default: none)
  */
-export async function readSource(source, { label, progress = progressReporter(undefined), cache = false } = {}) {
+export async function readSource(source, { label, onProgress } = {}) {
+  const report = reporter(onProgress);
   let bytes;
   let name;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
@@ -107,23 +109,23 @@ export async function readSource(source, { label, progress = progressReporter(un
     name = 'program.pt2';
   } else if (typeof Response === 'function' && source instanceof Response) {
     name = source.url || 'the response';
-    bytes = await readResponse(source, name, progress);
+    bytes = await readResponse(source, name, report);
   } else if (typeof Blob === 'function' && source instanceof Blob) {
     name = source.name || 'the blob';
     try {
-      bytes = await readStream(source.stream(), source.size, progress);
+      bytes = await readStream(source.stream(), source.size, report);
     } catch (cause) {
       throw fileError(name, cause);
     }
   } else if (typeof source === 'string' || source instanceof URL) {
     const url = source instanceof URL ? source : await resolveLocation(source);
     name = typeof source === 'string' ? source : displayName(url);
-    bytes = await readUrl(url, progress, cache);
+    bytes = await readUrl(url, report);
   } else {
     throw new BadInputError(
       `load() needs a URL, a file path (Node), a Response, a Blob, an ArrayBuffer or a Uint8Array, got ${describeKind(source)}`,
     );
   }
-  progress.downloaded(bytes.byteLength);
+  report(bytes.byteLength, bytes.byteLength);
   return { bytes, label: label ?? name };
 }
