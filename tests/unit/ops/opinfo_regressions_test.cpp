@@ -28,8 +28,6 @@ std::vector<int64_t> ints_of(const Tensor& t) {
   return out;
 }
 
-Value tv(const Tensor& t) { return Value::from_tensor(t); }
-
 }  // namespace
 
 TEST_CASE("integer convolutions are exact in their dtype, as ATen computes them", "[convolution]") {
