@@ -74,11 +74,11 @@ TEST_CASE("bfloat16 linear and addmm round the product plus bias once", "[linear
   w.data<float>()[0] = 1, w.data<float>()[1] = 1.0f / 256;
   bias.data<float>()[0] = 1.0f / 256;
   Tensor xb = x.to(DType::BFloat16), wb = w.to(DType::BFloat16), bb = bias.to(DType::BFloat16);
-  Tensor lin = run_op("aten::linear.default", {tv(xb), tv(wb), tv(bb)});
+  Tensor lin = call1("aten::linear.default", {tv(xb), tv(wb), tv(bb)});
   CHECK(lin.dtype() == DType::BFloat16);
   CHECK(lin.item_as_double(0) == 1.0078125);
   Tensor wt = w.to(DType::BFloat16).as_strided({2, 1}, {1, 2}, 0);
-  Tensor mm = run_op("aten::addmm.default", {tv(bb), tv(xb), tv(wt)});
+  Tensor mm = call1("aten::addmm.default", {tv(bb), tv(xb), tv(wt)});
   CHECK(mm.dtype() == DType::BFloat16);
   CHECK(mm.item_as_double(0) == 1.0078125);
 }
