@@ -86,7 +86,7 @@ void fuse_convolution_epilogues(std::vector<PreparedNode>& nodes, const std::vec
       args.insert(args.end(), bn->begin(), bn->end());
       next = reads[value] == 1 ? next_reader(nodes, static_cast<size_t>(next), value) : -1;
     } else {
-      args.insert(args.end(), {none_arg(), none_arg(), none_arg(), none_arg(), constant_arg(Value::from_double(0.0))});
+      args.insert(args.end(), {none_source(), none_source(), none_source(), none_source(), constant_arg(Value::from_double(0.0))});
     }
     // -> clamp
     std::optional<std::pair<ArgSource, ArgSource>> bounds = next >= 0 ? clamp_bounds(nodes[next]) : std::nullopt;
@@ -96,8 +96,8 @@ void fuse_convolution_epilogues(std::vector<PreparedNode>& nodes, const std::vec
       args.push_back(bounds->first);
       args.push_back(bounds->second);
     } else {
-      args.push_back(none_arg());
-      args.push_back(none_arg());
+      args.push_back(none_source());
+      args.push_back(none_source());
     }
     if (absorbed.empty()) continue;
     PreparedNode replacement;

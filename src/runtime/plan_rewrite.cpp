@@ -41,12 +41,12 @@ ArgSource constant_arg(Value v) {
   return a;
 }
 
-ArgSource none_arg() { return constant_arg(Value::none()); }
+ArgSource none_source() { return constant_arg(Value::none()); }
 
 std::optional<std::pair<ArgSource, ArgSource>> clamp_bounds(const PreparedNode& node) {
   const std::string name = op_name(node);
   if (name == "aten::relu.default" || name == "aten::relu_.default")
-    return std::make_pair(constant_arg(Value::from_double(0.0)), none_arg());
+    return std::make_pair(constant_arg(Value::from_double(0.0)), none_source());
   if (name == "aten::relu6.default" || name == "aten::relu6_.default")
     return std::make_pair(constant_arg(Value::from_double(0.0)), constant_arg(Value::from_double(6.0)));
   if (name == "aten::hardtanh.default" || name == "aten::hardtanh_.default") {

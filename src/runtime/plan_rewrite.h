@@ -27,7 +27,7 @@ int first_output(const PreparedNode& node);
 
 bool is_constant(const ArgSource& a);
 ArgSource constant_arg(Value v);
-ArgSource none_arg();
+ArgSource none_source();
 
 // Clamp bounds (min, max) of a relu / relu6 / hardtanh node (in place or not)
 // with constant bounds, or nullopt.

@@ -273,8 +273,8 @@ void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector
       args.push_back(bounds->second);
       next = sole_reader(nodes, reads, value, static_cast<size_t>(next));
     } else {
-      args.push_back(none_arg());
-      args.push_back(none_arg());
+      args.push_back(none_source());
+      args.push_back(none_source());
     }
     auto quant = next >= 0 ? output_quantization(nodes[next]) : std::nullopt;
     if (quant && first_output(nodes[next]) >= 0) {
@@ -283,8 +283,8 @@ void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector
       args.insert(args.end(), quant->begin(), quant->end());
       if (!bounds) absorb_requantized_clamp(nodes, reads, nodes[next], args, absorbed, value);
     } else {
-      args.insert(args.end(), {none_arg(), none_arg(), constant_arg(Value::from_int(-128)),
-                               constant_arg(Value::from_int(127)), none_arg()});
+      args.insert(args.end(), {none_source(), none_source(), constant_arg(Value::from_int(-128)),
+                               constant_arg(Value::from_int(127)), none_source()});
     }
     if (value < 0) continue;
     PreparedNode replacement;
