@@ -52,8 +52,6 @@ void to_copy_op(OpCall& c) {
 
 // prims.convert_element_type(a, dtype): a new tensor of that dtype (the
 // primitive behind dtype conversions in decomposed graphs).
-void convert_element_type_op(OpCall& c) { c.push(c.tensor(0).to(*c.optional_dtype(1), true)); }
-
 // to.dtype(self, dtype, non_blocking, copy, memory_format)
 void to_dtype_op(OpCall& c) {
   c.push(convert(c.tensor(0), *c.optional_dtype(1), c.bool_arg(3), wants_contiguous(c, 4)));
@@ -158,7 +156,6 @@ void register_conversion_ops(OpTable& t) {
   t.add("aten::to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, "
         "MemoryFormat? memory_format=None) -> Tensor(a)",
         to_other_op);
-  t.add("prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor", convert_element_type_op);
   t.add("aten::type_as(Tensor self, Tensor other) -> Tensor", type_as_op);
   t.add("aten::lift_fresh(Tensor(a) self) -> Tensor(a)", lift_fresh_op);
   t.add("aten::lift_fresh_copy(Tensor self) -> Tensor", lift_fresh_copy_op);
