@@ -1,5 +1,5 @@
 // dtype conversions and identities of inference: _to_copy, the to.*
-// overloads, prims.convert_element_type, type_as, lift_fresh(_copy), and
+// overloads, type_as, lift_fresh(_copy), and
 // dropout in its eval forms.
 //
 // pt2web runs on the CPU with strided tensors only: conversions to another
@@ -50,8 +50,6 @@ void to_copy_op(OpCall& c) {
   c.push(self.to(c.optional_dtype(1).value_or(self.dtype()), true));
 }
 
-// prims.convert_element_type(a, dtype): a new tensor of that dtype (the
-// primitive behind dtype conversions in decomposed graphs).
 // to.dtype(self, dtype, non_blocking, copy, memory_format)
 void to_dtype_op(OpCall& c) {
   c.push(convert(c.tensor(0), *c.optional_dtype(1), c.bool_arg(3), wants_contiguous(c, 4)));
