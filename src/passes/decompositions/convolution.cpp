@@ -10,7 +10,10 @@ namespace {
 
 std::vector<int64_t> expand_param(const Node& node, const std::string& name, int64_t fallback, size_t dims) {
   std::vector<int64_t> v = input_ints(node, name, {fallback});
-  if (v.size() == 1 && dims > 1) v.assign(dims, v[0]);
+  if (v.size() == 1 && dims > 1) {
+    const int64_t value = v[0];  // a copy: libc++'s assign() frees v's storage before reading v[0]
+    v.assign(dims, value);
+  }
   return v;
 }
 
