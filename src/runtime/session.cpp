@@ -1,6 +1,7 @@
 #include "runtime/session.h"
 
 #include "io/pt2_loader.h"
+#include "runtime/buffer_rollback.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -59,13 +60,17 @@ std::string shape_signature(const BoundInputs& bound) {
 
 PyValue Session::run(const PyValue& args, const PyValue& kwargs, TreeSpec::SequenceMatch sequences) {
   BoundInputs bound = bind_user_inputs(program_, args, kwargs, sequences);
+  // A failed run leaves the buffers as they were (runtime/buffer_rollback.h).
+  BufferRollback rollback(buffers_, graph_mutates_in_place(program_.graph));
   std::string key = shape_signature(bound);
   auto it = plans_.find(key);
   if (it != plans_.end()) {
     PlannedAllocator allocator(it->second, arena_);
     ScopedStorageAllocator scope(&allocator);
     last_plan_ = &it->second;
-    return execute(bound);
+    PyValue outputs = execute(bound);
+    rollback.commit();
+    return outputs;
   }
   RecordingAllocator recorder;
   PyValue outputs;
@@ -73,6 +78,7 @@ PyValue Session::run(const PyValue& args, const PyValue& kwargs, TreeSpec::Seque
     ScopedStorageAllocator scope(&recorder);
     outputs = execute(bound);
   }
+  rollback.commit();
   if (plans_.size() >= kMaxPlans) {
     plans_.erase(plan_order_.front());
     plan_order_.erase(plan_order_.begin());
