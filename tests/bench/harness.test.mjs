@@ -4,10 +4,13 @@
 // on them, including tail sizes and strided/grouped convolutions), pt2web
 // reads the hand-written archive as the intended program, the statistics
 // match numpy's percentile definition, timed runs interleave, outputs are
-// paired by shape, and run.mjs rejects bad arguments.
+// paired by shape, the check against torch's outputs passes a real
+// fixture's result and catches a wrong one, generated models that are not on
+// disk are listed, and run.mjs rejects bad arguments.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { inspect } from '../../npm/src/index.js';
@@ -17,6 +20,8 @@ import { buildKernelModel, warmupModel } from './kernels/kernel_models.mjs';
 import { ortRunner } from './runners/ort_runner.mjs';
 import { pt2webRunner } from './runners/pt2web_runner.mjs';
 import { measureInterleaved } from './measure.mjs';
+import { GENERATED_MODELS, generatedModels } from './models.mjs';
+import { checkAgainstTorch, readBenchCase } from './torch_check.mjs';
 import { percentile, summarize } from './stats.mjs';
 
 const SMALL_KERNELS = [
@@ -105,4 +110,31 @@ test('run.mjs rejects bad arguments with exit status 2', () => {
     assert.equal(result.status, 2, args.join(' '));
     assert.match(result.stderr, message);
   }
+});
+
+test('pt2web outputs are checked against torch: a real run passes, a changed value fails', async () => {
+  const fixture = fileURLToPath(new URL('../fixtures/digits_cnn/', import.meta.url));
+  const benchCase = readBenchCase(`${fixture}cases.json`);
+  assert.deepEqual(benchCase.inputs.map((i) => [i.dtype, i.shape]), [['float32', [1, 1, 8, 8]]]);
+  const program = await pt2webRunner.load(readFileSync(`${fixture}model.pt2`), 'digits_cnn');
+  const outputs = await pt2webRunner.run(program, pt2webRunner.feeds(program, benchCase.inputs));
+  await pt2webRunner.release(program);
+  const good = checkAgainstTorch(outputs, benchCase);
+  assert.equal(good.problem, null);
+  assert.ok(good.ok);
+  outputs[0].data[3] += 0.5;
+  const bad = checkAgainstTorch(outputs, benchCase);
+  assert.equal(bad.ok, false);
+  assert.match(bad.problem, /output 0\[flat 3\]/);
+  assert.match(checkAgainstTorch([], benchCase).problem, /pt2web gave 0 output tensors, torch 1/);
+});
+
+test('generated models are either on disk or listed as missing', () => {
+  const { present, missing } = generatedModels();
+  assert.deepEqual([...present, ...missing].sort(), [...GENERATED_MODELS].sort());
+  for (const name of present) {
+    const dir = fileURLToPath(new URL(`./models/${name}/`, import.meta.url));
+    assert.ok(existsSync(`${dir}model.pt2`) && existsSync(`${dir}cases.json`), name);
+  }
+  assert.deepEqual(generatedModels({ filter: 'no_such_model' }), { present: [], missing: [] });
 });

@@ -1,4 +1,4 @@
-// pt2web vs onnxruntime-web benchmark (issue #4). Runs every model at each
+// pt2web vs onnxruntime-web benchmark (issues #4 and #17). Runs every model at each
 // thread count in its own child process (worker.mjs), one at a time, and
 // prints a Markdown report (report.mjs) to stdout; progress goes to stderr.
 //
@@ -13,13 +13,13 @@ import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchmarkJobs } from './models.mjs';
+import { GENERATE_COMMAND, benchmarkJobs, generatedModels } from './models.mjs';
 import { formatReport } from './report.mjs';
 
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const USAGE = `usage: node tests/bench/run.mjs [--threads 1,2] [--filter NAME[,NAME...]] [--runs N] [--json OUT.json]
                                 [--dialect training|core] [--budget-ms MS] [--timeout-s S]
-  --threads    onnxruntime-web thread counts to run (pt2web always uses 1 thread); default 1,2
+  --threads    thread counts to run, each for both runtimes; default 1,2
   --filter     only models/kernels whose name contains one of these substrings
   --runs       fixed number of timed runs per runtime (default: the slower one runs about --budget-ms, 5 to 500 runs)
   --json       also write every measurement to this file
@@ -144,6 +144,12 @@ async function main() {
   }
   const kernelDir = join(tmpdir(), `pt2web-bench-kernels-${process.pid}`);
   const jobs = benchmarkJobs({ filter: options.filter, dialect: options.dialect, kernelDir });
+  const { missing } = generatedModels({ filter: options.filter, dialect: options.dialect });
+  if (missing.length) {
+    process.stderr.write(
+      `generated models not on disk, skipped: ${missing.join(', ')}\n  write them with: ${GENERATE_COMMAND}\n`,
+    );
+  }
   if (jobs.length === 0) {
     console.error(`no model or kernel name contains '${options.filter}'`);
     process.exit(2);
@@ -179,7 +185,15 @@ async function main() {
   }
   rmSync(kernelDir, { recursive: true, force: true });
   process.stderr.write(`all done in ${((performance.now() - start) / 1000).toFixed(0)} s\n`);
-  console.log(formatReport(results, { threadCounts: options.threads, build, header: header(options, { loadAtStart, build }) }));
+  console.log(
+    formatReport(results, {
+      threadCounts: options.threads,
+      build,
+      header: header(options, { loadAtStart, build }),
+      missing,
+      generateCommand: GENERATE_COMMAND,
+    }),
+  );
   if (options.json) {
     writeFileSync(options.json, JSON.stringify({ options, results }, null, 1));
     process.stderr.write(`wrote ${options.json}\n`);

@@ -6,12 +6,15 @@
 // load the bytes already read from disk and run once ("load" = bytes to
 // first result), compare the first outputs, then time interleaved runs.
 // A runtime that fails to load or run is reported with its error and the
-// other is still measured. The result goes back to the parent over IPC.
+// other is still measured. A generated model (job.casesPath) runs on torch's
+// own input, and pt2web's first outputs are checked against torch's; when
+// they differ pt2web is not timed. The result goes back to the parent over IPC.
 
 import { readFileSync } from 'node:fs';
 import { compareOutputs } from './compare.mjs';
 import { makeInput } from './inputs.mjs';
 import { measureInterleaved } from './measure.mjs';
+import { checkAgainstTorch, readBenchCase } from './torch_check.mjs';
 import { installWasmMemoryProbe, wasmMemoryBytes, whileInitialising } from './wasm_memory.mjs';
 
 // The runners are imported only after the probe is in place.
@@ -63,12 +66,29 @@ function checkAgainstOnnx(job, inputs, ortSide) {
   });
 }
 
+function readBytes(path) {
+  try {
+    return { ok: true, data: readFileSync(path) };
+  } catch (error) {
+    return { ok: false, error: `cannot read ${path}: ${errorText(error)}` };
+  }
+}
+
+// Seeded inputs of the job's shapes, with the dtypes the loaded program gives.
+function randomInputs(job, sides) {
+  const dtypes = inputDtypes(job, sides.filter((s) => s.session));
+  return job.inputs.map((input, i) =>
+    makeInput(`${job.name}/input${i}`, dtypes[i], input.shape, { high: input.indexBound }),
+  );
+}
+
 async function runJob({ job, threads, measureOptions }) {
   await importRunners();
   const sides = [
     { key: 'pt2web', runner: pt2webRunner, path: job.pt2Path },
     { key: 'ort', runner: ortRunner, path: job.onnxPath },
-  ].map((s) => ({ ...s, bytes: readFileSync(s.path), result: { threads: null } }));
+  ].map((s) => ({ ...s, bytes: readBytes(s.path), result: { threads: null } }));
+  const benchCase = job.casesPath ? readBenchCase(job.casesPath) : null;
 
   for (const s of sides) {
     s.result.initMs = await whileInitialising(s.key, () => s.runner.init(threads));
@@ -81,18 +101,19 @@ async function runJob({ job, threads, measureOptions }) {
 
   // Load (timed); the inputs are made between load and first run, untimed.
   for (const s of sides) {
+    if (!s.bytes.ok) {
+      s.result.error = `load: ${s.bytes.error}`;
+      continue;
+    }
     const start = performance.now();
     try {
-      s.session = await s.runner.load(s.bytes, job.name);
+      s.session = await s.runner.load(s.bytes.data, job.name);
       s.result.loadOnlyMs = performance.now() - start;
     } catch (error) {
       s.result.error = `load: ${errorText(error)}`;
     }
   }
-  const dtypes = inputDtypes(job, sides.filter((s) => s.session));
-  const inputs = job.inputs.map((input, i) =>
-    makeInput(`${job.name}/input${i}`, dtypes[i], input.shape, { high: input.indexBound }),
-  );
+  const inputs = benchCase ? benchCase.inputs : randomInputs(job, sides);
   checkAgainstOnnx(job, inputs, sides[1]);
 
   for (const s of sides.filter((x) => x.session)) {
@@ -106,6 +127,11 @@ async function runJob({ job, threads, measureOptions }) {
       s.result.error = `run: ${errorText(error)}`;
       s.feeds = null;
     }
+  }
+  const torchCheck = benchCase && sides[0].firstOutputs ? checkAgainstTorch(sides[0].firstOutputs, benchCase) : null;
+  if (torchCheck && !torchCheck.ok) {
+    sides[0].result.error = `wrong result, not timed: differs from torch's (${torchCheck.problem})`;
+    sides[0].feeds = null;
   }
   const check =
     sides[0].firstOutputs && sides[1].firstOutputs ? compareOutputs(sides[0].firstOutputs, sides[1].firstOutputs) : null;
@@ -132,6 +158,7 @@ async function runJob({ job, threads, measureOptions }) {
     threads,
     inputs: inputs.map((i) => ({ dtype: i.dtype, shape: i.shape })),
     check,
+    torchCheck,
     osThreads: threadsAfterInit,
     pt2web: sides[0].result,
     ort: sides[1].result,

@@ -8,7 +8,7 @@ import { heapStats, load, Tensor } from '../../../npm/src/index.js';
 import { warmupModel } from '../kernels/kernel_models.mjs';
 
 function flattenOutputs(value, out = []) {
-  if (value instanceof Tensor) out.push({ shape: [...value.shape], data: value.data });
+  if (value instanceof Tensor) out.push({ dtype: value.dtype, shape: [...value.shape], data: value.data });
   else if (Array.isArray(value)) for (const item of value) flattenOutputs(item, out);
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) flattenOutputs(item, out);
   return out;
