@@ -22,6 +22,7 @@ import { pt2webRunner } from './runners/pt2web_runner.mjs';
 import { measureInterleaved } from './measure.mjs';
 import { GENERATED_MODELS, generatedModels } from './models.mjs';
 import { checkAgainstTorch, readBenchCase } from './torch_check.mjs';
+import { formatReport } from './report.mjs';
 import { percentile, summarize } from './stats.mjs';
 
 const SMALL_KERNELS = [
@@ -137,4 +138,22 @@ test('generated models are either on disk or listed as missing', () => {
     assert.ok(existsSync(`${dir}model.pt2`) && existsSync(`${dir}cases.json`), name);
   }
   assert.deepEqual(generatedModels({ filter: 'no_such_model' }), { present: [], missing: [] });
+});
+
+test("the report judges issue #17's thread, first-run, load and memory targets from the measurements", () => {
+  const side = (median, firstRunMs, loadMs, peakBytes) => ({ stats: { median, p10: median, p90: median, n: 5 }, firstRunMs, loadMs, loadOnlyMs: loadMs - firstRunMs, peakBytes });
+  const row = (name, threads, pt2web, ort) => ({ name, kind: 'model', threads, inputs: [], pt2web, ort });
+  const results = [
+    row('big', 1, side(10, 20, 50, 100), side(12, 20, 40, 200)),
+    row('big', 2, side(5, 20, 50, 100), side(6, 20, 40, 200)),
+    row('slow2', 1, side(8, 40, 50, 300), side(8, 8, 60, 200)),
+    row('slow2', 2, side(9, 40, 50, 300), side(8, 8, 60, 200)),
+  ];
+  const text = formatReport(results, { threadCounts: [1, 2], header: '#', build: 'b', missing: ['resnet18'], generateCommand: 'CMD' });
+  assert.match(text, /Generated models not on disk, not run: resnet18\. Write them with:\n\n {4}CMD/);
+  assert.match(text, /2 threads >= 1\.8x one thread on models of 5 ms or more: NOT met on slow2 0\.89x/);
+  assert.match(text, /never slower on 2 threads than on 1: NOT met on slow2 0\.89x/);
+  assert.match(text, /first run at most 3x the steady median \(models over 1 ms, 1 thread\): NOT met on slow2 5\.0x/);
+  assert.match(text, /load \+ first run no slower than onnxruntime-web's \(1 thread\): NOT met on big 1\.25x/);
+  assert.match(text, /peak wasm memory no higher than onnxruntime-web's: NOT met on slow2/);
 });
