@@ -62,13 +62,19 @@ def calibrate(m, shape, batches=2):
     return m.eval()
 
 
+def entry(m, args, description, dynamic_shapes=None):
+    """What gen_fixtures.export_one takes: the model, its one benchmark case
+    (torch's result on it becomes the reference) and the tolerance."""
+    return m, args, {}, dynamic_shapes, [("bench", args, {})], output_tolerance(m, args), description
+
+
 def vision(seed, make, size=224, note=""):
     """A torchvision classifier at 1x3xSIZExSIZE, static shapes."""
     def build():
         seeded(seed)
         m = calibrate(make(), (4, 3, size, size))
         x = torch.randn(1, 3, size, size)
-        return m, (x,), {}, None, [("bench", (x,), {})], output_tolerance(m, (x,)), note
+        return entry(m, (x,), note)
     return build
 
 
@@ -275,8 +281,8 @@ def bench_models():
         seeded(16)
         m = calibrate(UNet(), (4, 3, 128, 128))
         x = torch.randn(1, 3, 128, 128)
-        return m, (x,), {}, None, [("bench", (x,), {})], output_tolerance(m, (x,)), \
-            "small U-Net (16-128 channels, 3 downsamplings, ConvTranspose2d upsampling), 1x3x128x128"
+        return entry(m, (x,),
+                     "small U-Net (16-128 channels, 3 downsamplings, ConvTranspose2d upsampling), 1x3x128x128")
     M["unet_small"] = unet
 
     def bert():
@@ -286,10 +292,10 @@ def bench_models():
         ids = torch.randint(0, 8000, (1, 128))
         mask = torch.ones(1, 128, dtype=torch.int64)
         mask[:, 100:] = 0
-        return m, (ids, mask), {}, {"input_ids": {1: seq}, "attention_mask": {1: seq}}, \
-            [("bench", (ids, mask), {})], output_tolerance(m, (ids, mask)), \
-            "BERT-style encoder (4 layers, d=256, 4 heads, vocab 8000), input_ids and attention_mask " \
-            "1x128 (last 28 positions padded), dynamic sequence length"
+        return entry(m, (ids, mask),
+                     "BERT-style encoder (4 layers, d=256, 4 heads, vocab 8000), input_ids and attention_mask "
+                     "1x128 (last 28 positions padded), dynamic sequence length",
+                     {"input_ids": {1: seq}, "attention_mask": {1: seq}})
     M["bert_mini"] = bert
 
     def gpt_prefill():
@@ -297,10 +303,10 @@ def bench_models():
         # No gradients: run_decompositions rejects a buffer written from values that need them.
         m = GptPrefill(Gpt()).eval().requires_grad_(False)
         ids = torch.randint(0, 4096, (1, 64))
-        return m, (ids,), {}, {"ids": {1: Dim("seq", min=2, max=256)}}, [("bench", (ids,), {})], \
-            output_tolerance(m, (ids,)), \
-            "GPT-style decoder prefill (4 layers, d=256, 4 heads, vocab 4096): ids 1x64, writes the " \
-            "KV cache buffers (1x4x256x64 per layer), dynamic sequence length"
+        return entry(m, (ids,),
+                     "GPT-style decoder prefill (4 layers, d=256, 4 heads, vocab 4096): ids 1x64, writes the "
+                     "KV cache buffers (1x4x256x64 per layer), dynamic sequence length",
+                     {"ids": {1: Dim("seq", min=2, max=256)}})
     M["gpt_prefill"] = gpt_prefill
 
     def gpt_decode():
@@ -311,9 +317,9 @@ def bench_models():
             b.v_cache.normal_()
         ids = torch.randint(0, 4096, (1, 1))
         pos = torch.tensor([64])
-        return m, (ids, pos), {}, None, [("bench", (ids, pos), {})], output_tolerance(m, (ids, pos)), \
-            "GPT-style decoder, one-token decode step at position 64 over a static KV cache in buffers " \
-            "(4 layers, 256 rows, random contents standing for a prefill)"
+        return entry(m, (ids, pos),
+                     "GPT-style decoder, one-token decode step at position 64 over a static KV cache in buffers "
+                     "(4 layers, 256 rows, random contents standing for a prefill)")
     M["gpt_decode"] = gpt_decode
 
     def lstm():
@@ -321,8 +327,7 @@ def bench_models():
         m = LstmTagger().eval()
         x = torch.randn(1, 50, 64)
         # Static length: torch.export specializes the sequence length of aten.lstm.
-        return m, (x,), {}, None, [("bench", (x,), {})], \
-            output_tolerance(m, (x,)), "2-layer LSTM (64 -> 256) with a linear head, 1x50x64"
+        return entry(m, (x,), "2-layer LSTM (64 -> 256) with a linear head, 1x50x64")
     M["lstm_tagger"] = lstm
     return M
 
