@@ -1,6 +1,7 @@
 // The fast GEMM: blocked in the GotoBLAS order. For each block of NC
 // columns and KC steps, B is packed once into 8-column panels (kept in
-// L2); for each block of MC rows, A is packed into 4-row panels; then the 4x8
+// L2); for each block of MC rows, A is packed into 4-row panels (or read in
+// place when it is row-major and the block is whole tiles); then the 4x8
 // micro-kernel sweeps the block with a B panel held in L1. Products
 // with at most eight rows, or one column, take the unpacked path (gemv.h).
 #include <algorithm>
@@ -19,7 +20,7 @@ namespace {
 using namespace gemm_detail;
 
 constexpr int64_t kBlockK = 256;   // KC: a B panel of 256x8 floats is 8 KiB
-constexpr int64_t kBlockM = 120;   // MC: a packed A block of 120x256 floats is 120 KiB
+constexpr int64_t kBlockM = 128;   // MC: a packed A block of 128x256 floats is 128 KiB
 constexpr int64_t kBlockN = 1024;  // NC: a packed B block of 256x1024 floats is 1 MiB
 // Products with at most this many rows skip packing (gemv.h): each element
 // of B takes part in too few multiply-adds to repay its copy.
@@ -57,14 +58,18 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, flo
       pack_b_block(B, k0, kc, j0, nc, packed_b.data());
       for (int64_t i0 = 0; i0 < M; i0 += kBlockM) {
         const int64_t mc = std::min(kBlockM, M - i0);
-        pack_a_block(A, i0, mc, k0, kc, packed_a.data());
+        // Row-major A with whole tiles is read in place; otherwise it is packed.
+        const bool direct = A.col_stride == 1 && mc % kTileRows == 0;
+        if (!direct) pack_a_block(A, i0, mc, k0, kc, packed_a.data());
         for (int64_t jp = 0; jp < nc; jp += kTileCols) {
           const float* b = packed_b.data() + (jp / kTileCols) * kTileCols * kc;
           const int64_t cols = std::min(kTileCols, nc - jp);
           for (int64_t ip = 0; ip < mc; ip += kTileRows) {
-            const float* a = packed_a.data() + (ip / kTileRows) * kTileRows * kc;
+            const float* a = direct ? A.data + (i0 + ip) * A.row_stride + k0
+                                    : packed_a.data() + (ip / kTileRows) * kTileRows * kc;
+            const int64_t row_step = direct ? A.row_stride : 1, k_step = direct ? 1 : kTileRows;
             float* c = C + (i0 + ip) * ldc + j0 + jp;
-            micro_kernel_4x8(kc, a, b, c, ldc, add, std::min(kTileRows, mc - ip), cols,
+            micro_kernel_4x8(kc, a, row_step, k_step, b, c, ldc, add, std::min(kTileRows, mc - ip), cols,
                              with_bias && row_bias ? row_bias + i0 + ip : nullptr,
                              with_bias && col_bias ? col_bias + j0 + jp : nullptr);
           }
@@ -122,7 +127,7 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* 
     if (K <= 0) return;
     accumulate = true;
   }
-  // Few rows (a small batch, a recurrent step): B is read in place, once.
+  // Few rows (a small batch, a recurrent step): B is read in place, once per four rows.
   if (few_rows) return unpacked_parallel(M, N, K, A, B, OutputF32{C, ldc, 1}, accumulate);
   // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
   if (N == 1) return unpacked_parallel(1, M, K, B.transposed(), A.transposed(), OutputF32{C, 0, ldc}, accumulate);

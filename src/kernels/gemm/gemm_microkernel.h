@@ -12,13 +12,11 @@
 namespace pt2web::gemm_detail {
 
 // C[0..rows, 0..cols] (+)= tile; rows <= 4, cols <= 8 (the rest of the
-// padded tile is computed and dropped). `a` is a packed A panel (row r of
-// step k at a[k*4 + r]): one pointer and constant offsets, which V8 turns
-// into four load32_splat per step with no extra address arithmetic (reading
-// four rows of A in place instead measured about 10% slower in wasm).
-// Without accumulate the tile starts from
+// padded tile is computed and dropped). Element (r, k) of A is at
+// a[r*a_row_step + k*a_k_step]: a packed panel (1, 4) or rows of A read in
+// place (lda, 1). Without accumulate the tile starts from
 // row_bias[r] + col_bias[c] (each null or padded to 4 / 8 values).
-inline void micro_kernel_4x8(int64_t kc, const float* a, const float* b,
+inline void micro_kernel_4x8(int64_t kc, const float* a, int64_t a_row_step, int64_t a_k_step, const float* b,
                              float* C, int64_t ldc, bool accumulate, int64_t rows, int64_t cols,
                              const float* row_bias, const float* col_bias) {
   using simd::Vec4;
@@ -37,18 +35,22 @@ inline void micro_kernel_4x8(int64_t kc, const float* a, const float* b,
     r = simd::splat4(row_bias + 3);
     c30 += r, c31 += r;
   }
-  for (int64_t k = 0; k < kc; ++k, a += kTileRows, b += kTileCols) {
+  const float* a0 = a;
+  const float* a1 = a + a_row_step;
+  const float* a2 = a + 2 * a_row_step;
+  const float* a3 = a + 3 * a_row_step;
+  for (int64_t k = 0; k < kc; ++k, a0 += a_k_step, a1 += a_k_step, a2 += a_k_step, a3 += a_k_step, b += kTileCols) {
     const Vec4 b0 = simd::load4(b), b1 = simd::load4(b + 4);
-    Vec4 ak = simd::splat4(a);
+    Vec4 ak = simd::splat4(a0);
     c00 += ak * b0;
     c01 += ak * b1;
-    ak = simd::splat4(a + 1);
+    ak = simd::splat4(a1);
     c10 += ak * b0;
     c11 += ak * b1;
-    ak = simd::splat4(a + 2);
+    ak = simd::splat4(a2);
     c20 += ak * b0;
     c21 += ak * b1;
-    ak = simd::splat4(a + 3);
+    ak = simd::splat4(a3);
     c30 += ak * b0;
     c31 += ak * b1;
   }

@@ -25,7 +25,7 @@ OutputF32 columns_from(OutputF32 c, int64_t j) { return {c.data + j * c.col_stri
 // C_r[0..N) += sum_u A(r, u) * B[u, 0..N) for U consecutive rows of B
 // (b[u * ldb]); av[r][u] holds A(r, u).
 template <int R, int U>
-void add_rows_of_b(int64_t N, const float (&av)[R][U], const float* b, int64_t ldb, float* const* c) {
+__attribute__((noinline)) void add_rows_of_b(int64_t N, const float (&av)[R][U], const float* b, int64_t ldb, float* const* c) {
   Vec4 as[R][U];
   for (int r = 0; r < R; ++r)
     for (int u = 0; u < U; ++u) as[r][u] = simd::splat4(av[r][u]);
@@ -85,7 +85,7 @@ void row_major_into(int64_t N, int64_t K, const float* const* a, int64_t a_step,
 
 // Row r of A is a[r][0..K) and column p of the tile b[p * ldb + 0..K).
 template <int R, int P>
-void dot_tile(int64_t K, const float* const* a, const float* b, int64_t ldb, OutputF32 c, bool accumulate) {
+__attribute__((noinline)) void dot_tile(int64_t K, const float* const* a, const float* b, int64_t ldb, OutputF32 c, bool accumulate) {
   Vec4 acc[R][P] = {};
   int64_t k = 0;
   for (; k + 4 <= K; k += 4) {
@@ -104,9 +104,31 @@ void dot_tile(int64_t K, const float* const* a, const float* b, int64_t ldb, Out
     }
 }
 
+// One row of A: one column at a time, four sums along K (a single stream of
+// B per column prefetches better than eight; measured about 25% faster in
+// wasm than an eight-column tile).
+__attribute__((noinline)) float dot(const float* x, const float* y, int64_t K) {
+  Vec4 s0{}, s1{}, s2{}, s3{};
+  int64_t k = 0;
+  for (; k + 16 <= K; k += 16) {
+    s0 += simd::load4(x + k) * simd::load4(y + k);
+    s1 += simd::load4(x + k + 4) * simd::load4(y + k + 4);
+    s2 += simd::load4(x + k + 8) * simd::load4(y + k + 8);
+    s3 += simd::load4(x + k + 12) * simd::load4(y + k + 12);
+  }
+  for (; k + 4 <= K; k += 4) s0 += simd::load4(x + k) * simd::load4(y + k);
+  float sum = simd::sum4((s0 + s1) + (s2 + s3));
+  for (; k < K; ++k) sum += x[k] * y[k];
+  return sum;
+}
+
 template <int R>
 void dot_rows(int64_t N, int64_t K, const float* const* a, MatrixF32 B, OutputF32 c, bool accumulate) {
-  constexpr int P = R == 1 ? 8 : R == 2 ? 4 : 2;  // R*P <= 8 accumulators
+  if constexpr (R == 1) {
+    for (int64_t j = 0; j < N; ++j) put(c.data + j * c.col_stride, dot(a[0], B.data + j * B.col_stride, K), accumulate);
+    return;
+  }
+  constexpr int P = R == 2 ? 4 : 2;  // R*P <= 8 accumulators
   int64_t j = 0;
   for (; j + P <= N; j += P) dot_tile<R, P>(K, a, B.data + j * B.col_stride, B.col_stride, columns_from(c, j), accumulate);
   for (; j < N; ++j) dot_tile<R, 1>(K, a, B.data + j * B.col_stride, B.col_stride, columns_from(c, j), accumulate);
