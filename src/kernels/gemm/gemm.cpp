@@ -3,7 +3,7 @@
 // L2); for each block of MC rows, A is packed into 4-row panels (or read in
 // place when it is row-major and the block is whole tiles); then the 4x8
 // micro-kernel sweeps the block with a B panel held in L1. Products
-// with fewer rows than a tile, or one column, take the GEMV path.
+// with at most eight rows, or one column, take the unpacked path (gemv.h).
 #include <algorithm>
 #include <vector>
 
@@ -22,6 +22,10 @@ using namespace gemm_detail;
 constexpr int64_t kBlockK = 256;   // KC: a B panel of 256x8 floats is 8 KiB
 constexpr int64_t kBlockM = 128;   // MC: a packed A block of 128x256 floats is 128 KiB
 constexpr int64_t kBlockN = 1024;  // NC: a packed B block of 256x1024 floats is 1 MiB
+// Products with at most this many rows skip packing (gemv.h): each element
+// of B takes part in too few multiply-adds to repay its copy.
+constexpr int64_t kMaxUnpackedRows = 8;
+constexpr int64_t kUnpackedAlign = 8;  // the widest unpacked tile (dot products)
 
 // C = the bias alone (zeros without one).
 void fill_bias(int64_t M, int64_t N, float* C, int64_t ldc, GemmBias bias) {
@@ -99,14 +103,14 @@ void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF
   }
 }
 
-// y[N] (+)= x[K] * B[K, N], split by columns across threads.
-void gemv_parallel(int64_t N, int64_t K, const float* x, int64_t x_stride, MatrixF32 B, float* y, int64_t y_stride,
-                   bool accumulate) {
+// The unpacked product of few rows split by columns across threads.
+void unpacked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, OutputF32 C, bool accumulate) {
   parallel::parallel_for(
-      N, kTileCols, parallel::min_items_for(K),
+      N, kUnpackedAlign, parallel::min_items_for(M * K),
       [&](int64_t j0, int64_t j1) {
         const MatrixF32 b{B.data + j0 * B.col_stride, B.row_stride, B.col_stride};
-        gemv_f32(j1 - j0, K, x, x_stride, b, y + j0 * y_stride, y_stride, accumulate);
+        gemm_unpacked_f32(M, j1 - j0, K, A, b, OutputF32{C.data + j0 * C.col_stride, C.row_stride, C.col_stride},
+                          accumulate);
       },
       4);
 }
@@ -116,22 +120,17 @@ void gemv_parallel(int64_t N, int64_t K, const float* x, int64_t x_stride, Matri
 void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate,
               GemmBias bias) {
   if (M <= 0 || N <= 0) return;
-  const bool few_rows = M < kTileRows;
+  const bool few_rows = M <= kMaxUnpackedRows;
   if (K <= 0 || (!bias.empty() && (few_rows || N == 1))) {
-    // The GEMV paths accumulate onto C filled with the bias.
+    // The unpacked paths accumulate onto C filled with the bias.
     if (!accumulate) fill_bias(M, N, C, ldc, bias);
     if (K <= 0) return;
     accumulate = true;
   }
-  if (few_rows) {
-    // Fewer rows than a tile (a recurrent step, a small batch): one GEMV per
-    // row reads B in place; packing all of B would cost more than the product.
-    for (int64_t i = 0; i < M; ++i)
-      gemv_parallel(N, K, A.data + i * A.row_stride, A.col_stride, B, C + i * ldc, 1, accumulate);
-    return;
-  }
+  // Few rows (a small batch, a recurrent step): B is read in place, once per four rows.
+  if (few_rows) return unpacked_parallel(M, N, K, A, B, OutputF32{C, ldc, 1}, accumulate);
   // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
-  if (N == 1) return gemv_parallel(M, K, B.data, B.row_stride, A.transposed(), C, ldc, accumulate);
+  if (N == 1) return unpacked_parallel(1, M, K, B.transposed(), A.transposed(), OutputF32{C, 0, ldc}, accumulate);
   gemm_blocked_parallel(M, N, K, A, B, C, ldc, accumulate, bias);
 }
 

@@ -5,6 +5,7 @@
 // would for a real model; only the activation is a per-run input.
 //
 //   gemm:  y = x @ w          x [m, k], w [k, n]   aten.mm.default      / MatMul
+//   linear: y = x @ w^T + b   x [m, k], w [n, k]   aten.linear.default  / Gemm (transB)
 //   conv:  y = conv2d(x, w)   no bias              aten.convolution     / Conv
 //
 // Weights are seeded pseudo-random, uniform in +-1/sqrt(fan_in).
@@ -18,6 +19,10 @@ export const KERNEL_SPECS = [
   { name: 'gemm_512x512x512', kind: 'gemm', m: 512, k: 512, n: 512 },
   { name: 'gemm_1024x1024x1024', kind: 'gemm', m: 1024, k: 1024, n: 1024 },
   { name: 'gemv_1x1024x1024', kind: 'gemm', m: 1, k: 1024, n: 1024 },
+  { name: 'gemm_4x1024x1024', kind: 'gemm', m: 4, k: 1024, n: 1024 },
+  { name: 'linear_1x1024x1000', kind: 'linear', m: 1, k: 1024, n: 1000 },
+  { name: 'linear_4x1024x1000', kind: 'linear', m: 4, k: 1024, n: 1000 },
+  { name: 'linear_8x1024x1000', kind: 'linear', m: 8, k: 1024, n: 1000 },
   { name: 'conv3x3_64to64_56x56', kind: 'conv', batch: 1, cin: 64, h: 56, w: 56, cout: 64, kernel: 3, stride: 1, pad: 1, groups: 1 },
   { name: 'conv1x1_24to144_56x56', kind: 'conv', batch: 1, cin: 24, h: 56, w: 56, cout: 144, kernel: 1, stride: 1, pad: 0, groups: 1 },
   { name: 'dwconv3x3_144_56x56', kind: 'conv', batch: 1, cin: 144, h: 56, w: 56, cout: 144, kernel: 3, stride: 1, pad: 1, groups: 144 },
@@ -45,6 +50,36 @@ function buildGemm({ name, m, k, n }) {
     inputs: [{ name: INPUT, shape: [m, k] }],
     outputs: [{ name: OUTPUT, shape: [m, n] }],
     initializers: [{ name: 'w', dims: [k, n], data: w }],
+  });
+  return { pt2, onnx, inputShape: [m, k], flops: 2 * m * k * n };
+}
+
+function buildLinear({ name, m, k, n }) {
+  const w = randomFloats(`${name}/w`, n * k, 1 / Math.sqrt(k));
+  const b = randomFloats(`${name}/b`, n, 1 / Math.sqrt(k));
+  const pt2 = writeSingleNodePt2({
+    target: 'torch.ops.aten.linear.default',
+    input: { name: INPUT, shape: [m, k] },
+    parameters: [
+      { fqn: 'weight', placeholder: 'p_weight', shape: [n, k], data: w },
+      { fqn: 'bias', placeholder: 'p_bias', shape: [n], data: b },
+    ],
+    nodeInputs: [
+      { name: 'input', arg: arg.tensor(INPUT) },
+      { name: 'weight', arg: arg.tensor('p_weight') },
+      { name: 'bias', arg: arg.tensor('p_bias') },
+    ],
+    output: { name: OUTPUT, shape: [m, n] },
+  });
+  const onnx = encodeOnnxModel({
+    name,
+    nodes: [{ opType: 'Gemm', inputs: [INPUT, 'weight', 'bias'], outputs: [OUTPUT], attributes: { transB: 1 } }],
+    inputs: [{ name: INPUT, shape: [m, k] }],
+    outputs: [{ name: OUTPUT, shape: [m, n] }],
+    initializers: [
+      { name: 'weight', dims: [n, k], data: w },
+      { name: 'bias', dims: [n], data: b },
+    ],
   });
   return { pt2, onnx, inputShape: [m, k], flops: 2 * m * k * n };
 }
@@ -108,6 +143,7 @@ function buildConv({ name, batch, cin, h, w, cout, kernel, stride, pad, groups }
  */
 export function buildKernelModel(spec) {
   if (spec.kind === 'gemm') return buildGemm(spec);
+  if (spec.kind === 'linear') return buildLinear(spec);
   if (spec.kind === 'conv') return buildConv(spec);
   throw new Error(`kernel ${spec.name}: unknown kind '${spec.kind}'`);
 }

@@ -1,5 +1,6 @@
 // The fast GEMM against the reference loop: every tail of the 4x8 tile and
-// of the K/M/N blocks, one-row and one-column products (GEMV paths),
+// of the K/M/N blocks, products of up to four rows and of one column (the
+// unpacked paths, every tile tail in every layout),
 // transposed and strided operands, accumulation into C, biases the product
 // starts from, and empty sizes.
 #include <catch2/catch.hpp>
@@ -72,6 +73,23 @@ TEST_CASE("gemm matches the reference on every tile tail", "[kernels][gemm]") {
   for (int64_t M : {1, 2, 3, 4, 5, 7, 8, 9})
     for (int64_t N : {1, 2, 5, 8, 9, 15, 16, 17})
       for (int64_t K : {1, 3, 8, 13}) check_against_reference(M, N, K, Layout::RowMajor, Layout::RowMajor, false);
+}
+
+TEST_CASE("gemm with at most four rows (unpacked) on every tile tail and layout", "[kernels][gemm]") {
+  // Tiles are up to 32 columns (rows of B contiguous) or 8 columns (columns
+  // contiguous), with 4-column and single-column tails, and K tails of 1..3.
+  const Layout layouts[] = {Layout::RowMajor, Layout::Transposed, Layout::Strided};
+  for (int64_t M : {1, 2, 3, 4})
+    for (int64_t N : {1, 3, 4, 7, 8, 9, 31, 32, 37, 70})
+      for (int64_t K : {1, 4, 7, 33})
+        for (Layout la : layouts)
+          for (Layout lb : layouts) check_against_reference(M, N, K, la, lb, (N + K) % 2 == 1);
+  for (bool row_bias : {false, true})
+    for (bool col_bias : {false, true})
+      for (int64_t M : {1, 3, 4}) {
+        check_against_reference(M, 45, 66, Layout::RowMajor, Layout::Transposed, false, row_bias, col_bias);
+        check_against_reference(M, 45, 66, Layout::RowMajor, Layout::RowMajor, false, row_bias, col_bias);
+      }
 }
 
 TEST_CASE("gemm matches the reference across block edges", "[kernels][gemm]") {

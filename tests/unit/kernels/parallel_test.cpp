@@ -122,11 +122,14 @@ TEST_CASE("GEMM and GEMV give the same bits on several threads", "[kernels][para
     int64_t M, N, K;
     bool transposed_b, accumulate, bias;
   };
-  // Wide (split by columns), tall (split by rows), GEMV rows and columns,
+  // Wide (split by columns), tall (split by rows), unpacked rows and columns,
   // transposed B, accumulation and both biases.
   const Case cases[] = {{64, 517, 70, false, false, true},  {301, 24, 130, true, false, true},
                         {2, 3001, 300, true, false, false}, {700, 1, 300, false, true, false},
-                        {130, 130, 260, false, true, false}, {9, 2000, 33, false, false, true}};
+                        {130, 130, 260, false, true, false}, {9, 2000, 33, false, false, true},
+                        // unpacked products of up to eight rows, both layouts of B
+                        {6, 1700, 257, false, true, false},  {8, 1100, 300, true, false, true},
+                        {1, 4000, 100, false, false, true}};
   for (const Case& c : cases) {
     INFO("M=" << c.M << " N=" << c.N << " K=" << c.K);
     const std::vector<float> a = wave(static_cast<size_t>(c.M * c.K), 0.37f);
