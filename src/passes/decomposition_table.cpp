@@ -11,6 +11,7 @@ DecompositionTable core_aten_decompositions() {
   add_attention_decompositions(t);
   add_triangular_decompositions(t);
   add_padding_decompositions(t);
+  add_upsample_decompositions(t);
   add_convolution_decompositions(t);
   add_normalization_decompositions(t);
   add_shape_decompositions(t);

@@ -33,6 +33,7 @@ void add_matmul_decompositions(DecompositionTable& t);
 void add_attention_decompositions(DecompositionTable& t);
 void add_triangular_decompositions(DecompositionTable& t);
 void add_padding_decompositions(DecompositionTable& t);
+void add_upsample_decompositions(DecompositionTable& t);
 void add_convolution_decompositions(DecompositionTable& t);
 void add_normalization_decompositions(DecompositionTable& t);
 void add_shape_decompositions(DecompositionTable& t);

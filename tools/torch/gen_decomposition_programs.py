@@ -3,7 +3,8 @@ beyond what the model fixtures reach: every matmul case of ATen's
 _matmul_impl, linear on inputs of other ranks and layouts, attention with
 boolean, additive and causal masks and 3-d inputs, reflect / replicate /
 constant padding, var and std with and without keepdim and corrections,
-tril and triu of several dtypes. Exported and decomposed by real torch 2.6
+tril and triu of several dtypes, resizing (nearest, linear modes),
+pixel_shuffle and instance_norm. Exported and decomposed by real torch 2.6
 in the fixture format (tests/fixtures/README.md): model.core.pt2 and
 meta.core.json say what torch's run_decompositions gives.
 
@@ -109,6 +110,28 @@ class Triangles(nn.Module):
         )
 
 
+class Resizing(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inorm = nn.InstanceNorm2d(4, affine=True)
+        self.plain_inorm = nn.InstanceNorm2d(4)
+
+    def forward(self, x, h):
+        # x: [2, 4, 5, 6]; h: the same in float16
+        return (
+            F.interpolate(x, scale_factor=1.5, mode="nearest"),
+            F.interpolate(x, size=(7, 4), mode="nearest"),
+            F.interpolate(x, size=(9, 11), mode="bilinear", align_corners=True),
+            F.interpolate(x, scale_factor=2.0, mode="bilinear"),
+            F.interpolate(x[:, :, 0], size=9, mode="linear"),
+            F.interpolate(x.unsqueeze(2), size=(2, 3, 4), mode="trilinear"),
+            F.interpolate(h, size=(3, 8), mode="bilinear"),
+            F.pixel_shuffle(x, 2),
+            self.inorm(x),
+            self.plain_inorm(x.transpose(2, 3)),
+        )
+
+
 def models():
     M = {}
     tol = (1e-5, 1e-6)
@@ -157,6 +180,13 @@ def models():
         return Triangles(), (x, n), {}, None, [("x", (x, n), {})], tol, \
             "tril and triu with diagonals, of float, bool and int64 tensors"
     M["decomp_triangular"] = tri
+
+    def rs():
+        x = R(2, 4, 5, 6)
+        return Resizing(), (x, x.half()), {}, None, [("x", (x, x.half()), {})], (1e-3, 1e-4), \
+            "nearest, bilinear (with and without align_corners), linear and trilinear resizing, a float16 input, " \
+            "pixel_shuffle and instance_norm (affine, plain, non-contiguous input)"
+    M["decomp_resize"] = rs
     return M
 
 

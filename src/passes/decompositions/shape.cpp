@@ -1,5 +1,5 @@
 // View and copy composites: flatten, unflatten, reshape, contiguous,
-// transpose, squeeze, narrow, split, chunk, to.dtype. A reshape of a
+// transpose, squeeze, narrow, split, chunk, to.dtype, pixel_shuffle. A reshape of a
 // contiguous tensor is a view; of another layout, a contiguous clone then a
 // view (ATen's reshape).
 #include <algorithm>
@@ -135,6 +135,32 @@ bool split_into(GraphBuilder& b, const Node& node, bool chunks) {
 bool split(GraphBuilder& b, const Node& node) { return split_into(b, node, false); }
 bool chunk(GraphBuilder& b, const Node& node) { return split_into(b, node, true); }
 
+// pixel_shuffle as torch/_refs writes it: view to [..., C, r, r, H, W],
+// permute to [..., C, H, r, W, r], reshape to [..., C, H*r, W*r], then a
+// contiguous clone.
+bool pixel_shuffle(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  const TensorMeta xm = b.meta(x);
+  int64_t r = input_int(node, "upscale_factor", 1);
+  size_t rank = xm.sizes.size();
+  if (rank < 3 || r <= 0 || xm.sizes[rank - 3].is_symbolic || !b.layout_known(x)) return false;
+  std::vector<SymInt> split(xm.sizes.begin(), xm.sizes.end() - 3);
+  split.insert(split.end(), {sym_const(xm.sizes[rank - 3].value / (r * r)), sym_const(r), sym_const(r),
+                             xm.sizes[rank - 2], xm.sizes[rank - 1]});
+  if (!view_strides_of(xm, split)) return false;
+  std::string v = b.emit1("aten.view.default", {tensor_arg(x), b.sym_ints_arg(split)}, viewed_meta(xm, split));
+  std::vector<int64_t> perm;
+  size_t n = rank - 3;
+  for (size_t i = 0; i < n; ++i) perm.push_back(static_cast<int64_t>(i));
+  for (size_t d : {n, n + 3, n + 1, n + 4, n + 2}) perm.push_back(static_cast<int64_t>(d));
+  std::string p = b.emit1("aten.permute.default", {tensor_arg(v), ints_arg(perm)}, permuted_meta(b.meta(v), perm));
+  const TensorMeta& out = output_meta(b, node);
+  std::string shuffled = reshape_value(b, p, out.sizes);
+  bind_outputs(b, node, {b.emit1("aten.clone.default", {tensor_arg(shuffled)}, contiguous_meta(out.dtype, out.sizes),
+                                 {{"memory_format", memory_format_arg(kContiguousFormat)}})});
+  return true;
+}
+
 }  // namespace
 
 std::string reshape_value(GraphBuilder& b, const std::string& x, const std::vector<SymInt>& sizes) {
@@ -159,6 +185,7 @@ void add_shape_decompositions(DecompositionTable& t) {
   t["aten::split.Tensor"] = split;
   t["aten::unflatten.int"] = unflatten;
   t["aten::chunk.default"] = chunk;
+  t["aten::pixel_shuffle.default"] = pixel_shuffle;
 }
 
 }  // namespace pt2web

@@ -75,16 +75,6 @@ const std::map<std::string, KnownDifference>& known_differences() {
        {{}, {}, true,
         "same operators; torch's symbolic-shape tracing spends node-name counters on size arithmetic "
         "(its outputs are add_6 and add_15), which pt2web's one-pass rewrite does not reproduce"}},
-      {"vision_zoo",
-       {{"aten._native_batch_norm_legit.no_stats", "aten._to_copy.default", "aten.add.Tensor",
-         "aten.arange.start_step", "aten.clamp.default", "aten.clone.default", "aten.index.Tensor",
-         "aten.mul.Tensor", "aten.permute.default", "aten.repeat.default", "aten.sub.Tensor",
-         "aten.unsqueeze.default", "aten.view.default"},
-        {"aten.instance_norm.default", "aten.pixel_shuffle.default", "aten.upsample_bilinear2d.vec",
-         "aten.upsample_nearest2d.vec"},
-        true,
-        "instance_norm, pixel_shuffle and the upsampling ops are kept (torch rewrites them with index "
-        "arithmetic, repeat and batch norm without statistics)"}},
   };
   return diffs;
 }
