@@ -50,8 +50,11 @@ void check_kinds(const OpCall& c, DType dtype, Kinds kinds) {
 }
 
 void fail_not_implemented_for(const OpCall& c, DType dtype) {
-  fail(ErrorCode::BadInput, c.where(), "\"", c.schema().name.substr(c.schema().name.find("::") + 2),
-       "\" is not implemented for '", dtype_name(dtype), "'");
+  fail_not_implemented_for(c, c.schema().name.substr(c.schema().name.find("::") + 2), dtype);
+}
+
+void fail_not_implemented_for(const OpCall& c, const std::string& kernel, DType dtype) {
+  fail(ErrorCode::BadInput, c.where(), "\"", kernel, "\" not implemented for '", dtype_name(dtype), "'");
 }
 
 namespace {

@@ -63,8 +63,11 @@ enum class Kinds {
 // "<op>" not implemented for '<dtype>' (ATen's wording) unless dtype is in kinds.
 void check_kinds(const OpCall& c, DType dtype, Kinds kinds);
 
-// Throws BadInput: "<op>" is not implemented for '<dtype>'.
+// Throws BadInput in ATen's dispatch wording: "<kernel>" not implemented
+// for '<dtype>'. The kernel name defaults to the operator's name; ATen's
+// own names (e.g. "arange_cpu") make the message read exactly as torch's.
 [[noreturn]] void fail_not_implemented_for(const OpCall& c, DType dtype);
+[[noreturn]] void fail_not_implemented_for(const OpCall& c, const std::string& kernel, DType dtype);
 
 // Visits the C++ element type of `dtype`, instantiating the visitor only for
 // the types in K (callers check_kinds first).

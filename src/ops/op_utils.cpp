@@ -40,4 +40,10 @@ Tensor assign_in_place(const Tensor& target, const Tensor& value) {
   return target;
 }
 
+void repeat_single(std::vector<int64_t>& v, size_t n) {
+  if (v.size() != 1) return;
+  const int64_t value = v[0];
+  v.assign(n, value);
+}
+
 }  // namespace pt2web

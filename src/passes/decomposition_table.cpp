@@ -7,6 +7,11 @@ namespace pt2web {
 DecompositionTable core_aten_decompositions() {
   DecompositionTable t;
   add_linear_decompositions(t);
+  add_matmul_decompositions(t);
+  add_attention_decompositions(t);
+  add_triangular_decompositions(t);
+  add_padding_decompositions(t);
+  add_upsample_decompositions(t);
   add_convolution_decompositions(t);
   add_normalization_decompositions(t);
   add_shape_decompositions(t);

@@ -45,6 +45,25 @@ Argument dtype_arg(DType dtype) {
   return a;
 }
 
+Argument layout_strided_arg() {
+  Argument a;
+  a.kind = Argument::Kind::Layout;
+  a.ints = {7};  // torch.strided in the export schema
+  return a;
+}
+Argument device_cpu_arg() {
+  Argument a;
+  a.kind = Argument::Kind::Device;
+  a.str = "cpu";
+  return a;
+}
+Argument memory_format_arg(int64_t code) {
+  Argument a;
+  a.kind = Argument::Kind::MemoryFormat;
+  a.ints = {code};
+  return a;
+}
+
 std::string op_target(const std::string& op) { return op.rfind("torch.ops.", 0) == 0 ? op : "torch.ops." + op; }
 
 namespace {
@@ -192,7 +211,13 @@ std::vector<std::string> GraphBuilder::emit(const std::string& op, const std::ve
     }
     if (list_return) node.outputs.push_back(list);
   }
-  for (size_t i = 0; i < outs.size(); ++i) add_output_meta(result[i], outs[i]);
+  // Decompositions run below autograd: what they create does not require
+  // grad (ATen's matmul reads the flag when it chooses how to fold).
+  for (size_t i = 0; i < outs.size(); ++i) {
+    TensorMeta m = outs[i];
+    m.requires_grad = false;
+    add_output_meta(result[i], m);
+  }
   if (is_view_operator(qualified_op_name(node.target)))
     for (const auto& in : node.inputs)
       if (layout_unknown_.count(in.arg.name)) layout_unknown_.insert(result.begin(), result.end());
@@ -278,6 +303,17 @@ std::string GraphBuilder::sym_value(const std::shared_ptr<const SymExpr>& expr) 
     fail(ErrorCode::Unsupported, "the size ", want, " is not an input size or a product of them; decomposing a view to it is not supported");
   sym_values_[want] = name;
   return name;
+}
+
+Argument GraphBuilder::sym_int_arg(const SymInt& size) {
+  if (!size.is_symbolic) return int_arg(size.value);
+  std::string name = sym_value(size.expr);
+  Argument a;
+  a.kind = Argument::Kind::SymInt;
+  a.name = name;
+  a.names = {name};
+  a.ints = {0};
+  return a;
 }
 
 Argument GraphBuilder::sym_ints_arg(const std::vector<SymInt>& sizes) {

@@ -33,6 +33,11 @@ Argument float_arg(double v);
 Argument bool_arg(bool v);
 Argument none_arg();
 Argument dtype_arg(DType dtype);
+Argument layout_strided_arg();            // torch.strided
+Argument device_cpu_arg();                // device(type='cpu')
+Argument memory_format_arg(int64_t code);  // the export schema's code: 1 contiguous, 4 preserve
+constexpr int64_t kContiguousFormat = 1;
+constexpr int64_t kPreserveFormat = 4;
 
 class GraphBuilder {
  public:
@@ -54,6 +59,9 @@ class GraphBuilder {
   // contiguous tensors where torch may not: outputs of copied operators with
   // another recorded layout, and views of them, are not known).
   bool viewable(const std::string& new_name) const;
+  // False for values whose layout when the program runs may differ from
+  // the recorded one (see viewable).
+  bool layout_known(const std::string& new_name) const { return layout_unknown_.count(new_name) == 0; }
 
   // The node whose metadata emitted nodes carry.
   void set_origin(const Node* node) { origin_ = node; }
@@ -76,6 +84,8 @@ class GraphBuilder {
   // with integers or other such symbols through _operator.mul nodes.
   // Error(Unsupported) for other expressions.
   Argument sym_ints_arg(const std::vector<SymInt>& sizes);
+  // One SymInt argument: an int, or the sym value standing for the expression.
+  Argument sym_int_arg(const SymInt& size);
 
   // Copies a source node: same target and arguments (remapped), fresh names.
   // `graphs` replaces subgraph arguments (already rewritten), by argument index.

@@ -1,6 +1,8 @@
 #include "passes/tensor_meta_rules.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "program/sym_build.h"
 #include "util/error.h"
@@ -122,6 +124,93 @@ bool is_contiguous(const TensorMeta& m) {
     if (a.is_symbolic && a.expr->to_string() != b.expr->to_string()) return false;
   }
   return true;
+}
+
+TensorMeta expanded_meta(const TensorMeta& m, const std::vector<SymInt>& sizes) {
+  TensorMeta out = contiguous_meta(m.dtype, sizes);
+  size_t lead = sizes.size() - m.sizes.size();
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (i < lead) {
+      out.strides[i] = sym_const(0);
+      continue;
+    }
+    size_t j = i - lead;
+    bool broadcast = sym_is(m.sizes[j], 1) && !sym_is(sizes[i], 1);
+    out.strides[i] = broadcast ? sym_const(0) : m.strides[j];
+  }
+  return out;
+}
+
+TensorMeta transposed_meta(const TensorMeta& m) {
+  std::vector<int64_t> perm;
+  for (size_t i = 0; i < m.sizes.size(); ++i) perm.push_back(static_cast<int64_t>(i));
+  if (perm.size() >= 2) std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+  return permuted_meta(m, perm);
+}
+
+namespace {
+
+std::optional<int64_t> example_value(const SymInt& s) {
+  if (!s.is_symbolic) return s.value;
+  return s.hint;
+}
+
+}  // namespace
+
+// ATen's computeStride: walks the old dims from the innermost, grouping
+// runs that are contiguous with each other; each group must be covered
+// exactly by a run of new dims, whose strides follow from the group's base.
+// Decisions use example values; the strides stay symbolic expressions.
+std::optional<std::vector<SymInt>> view_strides_of(const TensorMeta& m, const std::vector<SymInt>& sizes) {
+  std::vector<int64_t> old_sizes, old_strides, new_sizes;
+  for (size_t i = 0; i < m.sizes.size(); ++i) {
+    auto size = example_value(m.sizes[i]);
+    auto stride = i < m.strides.size() ? example_value(m.strides[i]) : std::optional<int64_t>();
+    if (!size || !stride) return std::nullopt;
+    old_sizes.push_back(*size);
+    old_strides.push_back(*stride);
+  }
+  int64_t numel = 1;
+  for (const auto& s : sizes) {
+    auto v = example_value(s);
+    if (!v) return std::nullopt;
+    new_sizes.push_back(*v);
+    numel *= *v;
+  }
+  if (numel == 0 || old_sizes.empty()) return contiguous_strides(sizes);
+  std::vector<SymInt> new_strides(sizes.size(), sym_const(1));
+  int64_t view_d = static_cast<int64_t>(new_sizes.size()) - 1;
+  size_t chunk_base = old_sizes.size() - 1;  // the dim whose stride is the chunk's base
+  int64_t tensor_numel = 1, view_numel = 1;
+  SymInt view_numel_sym = sym_const(1);
+  for (int64_t d = static_cast<int64_t>(old_sizes.size()) - 1; d >= 0; --d) {
+    tensor_numel *= old_sizes[d];
+    if (d == 0 || (old_sizes[d - 1] != 1 && old_strides[d - 1] != tensor_numel * old_strides[chunk_base])) {
+      while (view_d >= 0 && (view_numel < tensor_numel || new_sizes[view_d] == 1)) {
+        new_strides[view_d] = sym_mul(view_numel_sym, m.strides[chunk_base]);
+        view_numel *= new_sizes[view_d];
+        view_numel_sym = sym_mul(view_numel_sym, sizes[view_d]);
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base = static_cast<size_t>(d - 1);
+        tensor_numel = 1;
+        view_numel = 1;
+        view_numel_sym = sym_const(1);
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return new_strides;
+}
+
+TensorMeta viewed_meta(const TensorMeta& m, const std::vector<SymInt>& sizes) {
+  TensorMeta out = contiguous_meta(m.dtype, sizes);
+  if (is_contiguous(m)) return out;
+  auto strides = view_strides_of(m, sizes);
+  if (strides) out.strides = *strides;
+  return out;
 }
 
 }  // namespace pt2web

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "program/graph.h"
@@ -28,6 +29,17 @@ TensorMeta squeezed_meta(const TensorMeta& m, const std::vector<int64_t>& dims);
 TensorMeta reduced_meta(const TensorMeta& m, std::vector<int64_t> dims, bool keepdim);
 // True when the strides are the row-major ones for the sizes (size-1 dims ignored).
 bool is_contiguous(const TensorMeta& m);
+// expand(m, sizes): new leading dims and broadcast size-1 dims get stride 0.
+TensorMeta expanded_meta(const TensorMeta& m, const std::vector<SymInt>& sizes);
+// matrix transpose (the last two dims swapped), as Tensor.mT.
+TensorMeta transposed_meta(const TensorMeta& m);
+// The strides of view(m, sizes) when it needs no copy: ATen's stride
+// computation for a view, run on the recorded sizes and strides (symbolic
+// ones at their example values). nullopt when a copy is needed, or when a
+// value it needs has no example value.
+std::optional<std::vector<SymInt>> view_strides_of(const TensorMeta& m, const std::vector<SymInt>& sizes);
+// The metadata of view(m, sizes) (view_strides_of must have succeeded).
+TensorMeta viewed_meta(const TensorMeta& m, const std::vector<SymInt>& sizes);
 int64_t wrap_dim(int64_t dim, size_t rank);
 
 }  // namespace pt2web

@@ -34,12 +34,7 @@ std::string join(const std::vector<int64_t>& v, const char* sep) {
 
 // ATen's expand_param_if_needed: one value or one per spatial dim.
 std::vector<int64_t> expand_param(const OpCall& c, std::vector<int64_t> v, int64_t dims, const char* name) {
-  // Copy the value first: assign() may free the storage v[0] lives in
-  // before it reads the value (libc++ does, and wasm builds use libc++).
-  if (v.size() == 1) {
-    const int64_t value = v[0];
-    v.assign(dims, value);
-  }
+  repeat_single(v, static_cast<size_t>(dims));
   if (static_cast<int64_t>(v.size()) != dims)
     fail(ErrorCode::BadInput, c.where(), "expected ", name, " to be a single integer value or a list of ", dims,
          " values to match the convolution dimensions, but got ", name, "=", shape_to_string(v));

@@ -8,6 +8,7 @@
 // accumulates as logical or.
 #include <string>
 
+#include "ops/elementwise.h"
 #include "ops/conv/conv.h"
 #include "ops/op_utils.h"
 
@@ -71,7 +72,7 @@ int64_t block_count(int64_t size, int64_t k, int64_t d, int64_t p, int64_t s) {
 // ATen's dtype set for both ops: floating types and bool.
 void check_fold_dtype(const OpCall& c, DType dtype, const char* kernel_name) {
   if (!is_floating(dtype) && dtype != DType::Bool)
-    fail(ErrorCode::BadInput, c.where(), "\"", kernel_name, "\" not implemented for '", dtype_name(dtype), "'");
+    elementwise::fail_not_implemented_for(c, kernel_name, dtype);
 }
 
 // Adds b into a in T's own arithmetic (bool: or; 16-bit floats: rounded sum).

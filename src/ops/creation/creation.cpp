@@ -7,6 +7,7 @@
 // "empty" tensors are zero-filled, which is one of the values ATen may return.
 #include <cmath>
 
+#include "ops/elementwise.h"
 #include "ops/creation/creation.h"
 #include "ops/op_utils.h"
 #include "ops/shape_indexing.h"
@@ -178,7 +179,7 @@ Tensor arange_tensor(const OpCall& c, const Scalar& start, const Scalar& end, co
   bool integral_args = start.kind != Scalar::Kind::Double && end.kind != Scalar::Kind::Double &&
                        step.kind != Scalar::Kind::Double;
   DType dtype = c.optional_dtype(dtype_index).value_or(integral_args ? DType::Int64 : DType::Float32);
-  if (dtype == DType::Bool) fail(ErrorCode::BadInput, c.where(), "\"arange_cpu\" not implemented for 'Bool'");
+  if (dtype == DType::Bool) elementwise::fail_not_implemented_for(c, "arange_cpu", dtype);
   const bool integral = is_integral(dtype);
   int64_t size = 0;
   if (integral) {
@@ -230,7 +231,7 @@ void linspace_op(OpCall& c) {
   int64_t steps = c.int_arg(2);
   if (steps < 0) fail(ErrorCode::BadInput, c.where(), "number of steps must be non-negative");
   DType dtype = c.optional_dtype(3).value_or(DType::Float32);
-  if (dtype == DType::Bool) fail(ErrorCode::BadInput, c.where(), "\"linspace_cpu\" not implemented for 'Bool'");
+  if (dtype == DType::Bool) elementwise::fail_not_implemented_for(c, "linspace_cpu", dtype);
   Scalar start = c.scalar(0), end = c.scalar(1);
   Tensor out = Tensor::empty(dtype, {steps});
   if (steps == 1) fill_scalar(out, start, c.where());

@@ -5,6 +5,7 @@
 // the others do not matter on this CPU-only runtime.
 #include <cmath>
 
+#include "ops/elementwise.h"
 #include "ops/creation/creation.h"
 #include "ops/op_compose.h"
 #include "ops/op_utils.h"
@@ -43,7 +44,7 @@ Tensor logspace(const OpCall& c, const Scalar& start, const Scalar& end, int64_t
                 std::optional<DType> requested) {
   if (steps < 0) fail(ErrorCode::BadInput, c.where(), "number of steps must be non-negative");
   const DType dtype = requested.value_or(DType::Float32);
-  if (dtype == DType::Bool) fail(ErrorCode::BadInput, c.where(), "\"logspace_cpu\" not implemented for 'Bool'");
+  if (dtype == DType::Bool) elementwise::fail_not_implemented_for(c, "logspace_cpu", dtype);
   if (is_complex(dtype)) fail(ErrorCode::Unsupported, c.where(), "complex logspace is not supported");
   Tensor out = Tensor::empty(dtype, {steps});
   visit_dtype(dtype, [&](auto tag) {
@@ -81,8 +82,7 @@ void triangle_indices_op(OpCall& c) {
   if (cols < 0) fail(ErrorCode::BadInput, c.where(), "col must be non-negative, got", cols);
   const DType dtype = c.optional_dtype(3).value_or(DType::Int64);
   if (dtype != DType::Int64 && dtype != DType::Int32)
-    fail(ErrorCode::BadInput, c.where(), "\"", Lower ? "tril" : "triu", "_indices\" not implemented for '",
-         dtype_name(dtype), "'");
+    elementwise::fail_not_implemented_for(c, Lower ? "tril_indices" : "triu_indices", dtype);
   std::vector<int64_t> r, k;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)

@@ -226,10 +226,7 @@ Tensor repeat_slices(const OpCall& c, const Tensor& self, std::vector<int64_t> c
   const Tensor input = dim ? self : reshape(self, {-1});
   const int64_t d = dim ? wrap_dim(*dim, input.dim()) : 0;
   const int64_t len = input.dim() == 0 ? 1 : input.sizes()[d];
-  if (counts.size() == 1) {
-    const int64_t each = counts[0];  // not a reference: assign() would read it while overwriting it
-    counts.assign(static_cast<size_t>(len), each);
-  }
+  repeat_single(counts, static_cast<size_t>(len));
   if (static_cast<int64_t>(counts.size()) != len)
     fail(ErrorCode::BadInput, c.where(), "repeats must have the same size as input along dim, but got repeats.size(0) = ",
          counts.size(), " and input.size(", d, ") = ", len);

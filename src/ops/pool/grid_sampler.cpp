@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ops/elementwise.h"
 #include "ops/pool/pool.h"
 #include "ops/pool/grid_sampler.h"
 
@@ -241,8 +242,7 @@ void check_grid_sampler(const OpCall& c, const Tensor& input, const Tensor& grid
     fail(ErrorCode::BadInput, c.where(), "grid_sampler(): padding_mode must be 0 (zeros), 1 (border) or ",
          "2 (reflection), got ", padding);
   if (!is_floating(input.dtype()))
-    fail(ErrorCode::BadInput, c.where(), "\"grid_sampler_", spatial_dims, "d_cpu\" not implemented for '",
-         dtype_name(input.dtype()), "'");
+    elementwise::fail_not_implemented_for(c, "grid_sampler_" + std::to_string(spatial_dims) + "d_cpu", input.dtype());
   if (grid.dtype() != input.dtype())
     fail(ErrorCode::BadInput, c.where(), "grid_sampler(): expected grid of the input's dtype ",
          dtype_name(input.dtype()), ", but got ", dtype_name(grid.dtype()));

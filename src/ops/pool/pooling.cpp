@@ -6,6 +6,7 @@
 // spatial dims with a kernel of 1. Each output position along a dim has an
 // input window (begin, end, step) precomputed with ATen's CPU kernel rules,
 // so padding, dilation and ceil_mode only shape the windows.
+#include "ops/elementwise.h"
 #include "ops/pool/pooling.h"
 
 #include <cmath>
@@ -36,10 +37,6 @@ Shape with_spatial(const Tensor& input, int64_t rank, const std::vector<int64_t>
   return s;
 }
 
-void fail_dtype(const OpCall& c, DType dtype) {
-  fail(ErrorCode::BadInput, c.where(), "\"", c.schema().name.substr(6), "\" not implemented for '", dtype_name(dtype),
-       "'");
-}
 
 namespace {
 
@@ -197,7 +194,7 @@ void visit_float_or_long(const OpCall& c, DType dtype, F&& f) {
              dtype == DType::BFloat16) {
     visit_floating_dtype(dtype, f);
   } else {
-    fail_dtype(c, dtype);
+    elementwise::fail_not_implemented_for(c, dtype);
   }
 }
 
@@ -207,12 +204,7 @@ void visit_float_or_long(const OpCall& c, DType dtype, F&& f) {
 std::vector<int64_t> expand_arg(const OpCall& c, std::vector<int64_t> v, int64_t rank, const char* what,
                                 bool may_be_empty) {
   if (v.empty() && may_be_empty) return v;
-  // Copy the value first: assign() may free the storage v[0] lives in
-  // before it reads the value (libc++ does, and wasm builds use libc++).
-  if (v.size() == 1) {
-    const int64_t value = v[0];
-    v.assign(rank, value);
-  }
+  repeat_single(v, static_cast<size_t>(rank));
   if (static_cast<int64_t>(v.size()) != rank)
     fail(ErrorCode::BadInput, c.where(), op_label(c), ": ", what, " must either be ",
          may_be_empty ? "omitted, " : "", "a single int, or a tuple of ", rank, " ints");
@@ -283,7 +275,7 @@ Dims3 input_dims3(const Tensor& input, int64_t rank) {
 void run_max_pool(OpCall& c, const Tensor& input, int64_t rank, const Windows& win, const std::vector<int64_t>& out,
                   bool with_indices, bool floating_only) {
   const DType dtype = input.dtype();
-  if (dtype == DType::Bool || (floating_only && !is_floating(dtype))) fail_dtype(c, dtype);
+  if (dtype == DType::Bool || (floating_only && !is_floating(dtype))) elementwise::fail_not_implemented_for(c, dtype);
   Tensor x = input.contiguous();
   Tensor values = Tensor::empty(dtype, with_spatial(input, rank, out));
   Tensor indices = with_indices ? Tensor::empty(DType::Int64, values.sizes()) : Tensor();

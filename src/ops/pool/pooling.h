@@ -25,7 +25,4 @@ int64_t plane_count(const Tensor& input, int64_t rank);
 // The input's non-spatial dims followed by `spatial`.
 Shape with_spatial(const Tensor& input, int64_t rank, const std::vector<int64_t>& spatial);
 
-// ATen's error text for a dtype an op's CPU kernel does not handle.
-[[noreturn]] void fail_dtype(const OpCall& c, DType dtype);
-
 }  // namespace pt2web

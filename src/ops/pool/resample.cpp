@@ -14,6 +14,7 @@
 
 #include "ops/pool/pool.h"
 #include "ops/op_utils.h"
+#include "ops/elementwise.h"
 #include "ops/pool/pooling.h"
 #include "ops/views.h"
 
@@ -206,7 +207,7 @@ Tensor upsample(const OpCall& c, const Tensor& input, int64_t rank, const std::v
   const bool nearest = mode == Interp::Nearest || mode == Interp::NearestExact;
   if (dtype == DType::UInt8 && !nearest)
     fail(ErrorCode::Unsupported, c.where(), "uint8 inputs are only supported by the nearest modes");
-  if (!floating && !(nearest && dtype == DType::UInt8)) fail_dtype(c, dtype);
+  if (!floating && !(nearest && dtype == DType::UInt8)) elementwise::fail_not_implemented_for(c, dtype);
   Tensor x = input.contiguous();
   Tensor out = Tensor::empty(dtype, with_spatial(input, rank, out_size));
   const int64_t planes = plane_count(input, rank);

@@ -5,6 +5,7 @@
 // reported is that of the first NaN; among equal values the first index wins.
 #include <algorithm>
 
+#include "ops/elementwise.h"
 #include "ops/reduction/reduction.h"
 #include "ops/reduction/common.h"
 
@@ -75,7 +76,7 @@ template <bool IsMax>
 void argmax_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
   if (x.dtype() == DType::Bool)
-    fail(ErrorCode::BadInput, c.where(), IsMax ? "\"argmax_cpu\"" : "\"argmin_cpu\"", " not implemented for 'Bool'");
+    elementwise::fail_not_implemented_for(c, IsMax ? "argmax_cpu" : "argmin_cpu", x.dtype());
   auto dim = c.optional_int(1);
   std::vector<int64_t> dims = dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{};
   c.push(extreme_impl<IsMax>(x, dims, c.bool_arg(2), false, true, c.where()).second);
@@ -94,7 +95,7 @@ void aminmax_op(OpCall& c) {
 // count, NaN when any element is NaN, and NaN for an empty tensor.
 void median_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
-  if (x.dtype() == DType::Bool) fail(ErrorCode::BadInput, c.where(), "\"median_cpu\" not implemented for 'Bool'");
+  if (x.dtype() == DType::Bool) elementwise::fail_not_implemented_for(c, "median_cpu", x.dtype());
   Tensor flat = x.contiguous();
   Tensor out = Tensor::empty(x.dtype(), {});
   visit_dtype(x.dtype(), [&](auto tag) {

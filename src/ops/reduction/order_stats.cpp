@@ -17,6 +17,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "ops/elementwise.h"
 #include "ops/op_compose.h"
 #include "ops/reduction/common.h"
 #include "ops/reduction/reduction.h"
@@ -131,7 +132,7 @@ void push_pair(OpCall& c, std::pair<Tensor, Tensor> result) {
 
 void reject_bool(const OpCall& c, const Tensor& x, const char* kernel) {
   if (x.dtype() == DType::Bool)
-    fail(ErrorCode::BadInput, c.where(), "\"", kernel, "\" not implemented for 'Bool'");
+    elementwise::fail_not_implemented_for(c, kernel, x.dtype());
 }
 
 // kthvalue(self, k, dim, keepdim): the k-th smallest (1-based).

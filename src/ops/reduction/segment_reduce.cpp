@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ops/elementwise.h"
 #include "ops/reduction/common.h"
 #include "ops/reduction/reduction.h"
 #include "ops/shape_indexing.h"
@@ -73,7 +74,7 @@ void segment_reduce_op(OpCall& c) {
   if (!lengths_arg.defined() && !offsets.defined())
     fail(ErrorCode::BadInput, c.where(), "segment_reduce(): Either lengths or offsets must be defined");
   if (!is_floating(data.dtype()))
-    fail(ErrorCode::BadInput, c.where(), "\"_segment_reduce_cpu\" not implemented for '", dtype_name(data.dtype()), "'");
+    elementwise::fail_not_implemented_for(c, "_segment_reduce_cpu", data.dtype());
   const Tensor& runs = lengths_arg.defined() ? lengths_arg : offsets;
   if (runs.dtype() != DType::Int64 && runs.dtype() != DType::Int32)
     fail(ErrorCode::BadInput, c.where(), "segment_reduce(): lengths and offsets must be int32 or int64");

@@ -2,6 +2,7 @@
 // argument spelled out (aten/src/ATen/native/Convolution.cpp), for batched
 // inputs; max_pool2d and adaptive_avg_pool2d (pooling kernels' composites).
 #include "passes/decomposition_table.h"
+#include "ops/op_utils.h"
 #include "passes/tensor_meta_rules.h"
 
 namespace pt2web {
@@ -10,10 +11,7 @@ namespace {
 
 std::vector<int64_t> expand_param(const Node& node, const std::string& name, int64_t fallback, size_t dims) {
   std::vector<int64_t> v = input_ints(node, name, {fallback});
-  if (v.size() == 1 && dims > 1) {
-    const int64_t value = v[0];  // a copy: libc++'s assign() frees v's storage before reading v[0]
-    v.assign(dims, value);
-  }
+  if (dims > 1) repeat_single(v, static_cast<size_t>(dims));
   return v;
 }
 

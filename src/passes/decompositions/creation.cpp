@@ -11,20 +11,6 @@ namespace {
 
 using Kwargs = std::vector<std::pair<std::string, Argument>>;
 
-Argument layout_strided() {
-  Argument a;
-  a.kind = Argument::Kind::Layout;
-  a.ints = {7};  // torch.strided in the export schema
-  return a;
-}
-
-Argument device_cpu() {
-  Argument a;
-  a.kind = Argument::Kind::Device;
-  a.str = "cpu";
-  return a;
-}
-
 // The node's tensor-options keyword arguments, as given.
 Kwargs given_options(GraphBuilder& b, const Node& node) {
   Kwargs out;
@@ -57,7 +43,7 @@ bool arange_end(GraphBuilder& b, const Node& node) {
   const Argument* end = node_input(node, "end");
   if (!end) return false;
   Kwargs kwargs = given_options(b, node);
-  set_option(kwargs, "layout", layout_strided());
+  set_option(kwargs, "layout", layout_strided_arg());
   bind_outputs(b, node, {b.emit1("aten.arange.start_step", {int_arg(0), b.remap(*end)}, output_meta(b, node), ordered(kwargs))});
   return true;
 }
@@ -68,8 +54,8 @@ bool zeros(GraphBuilder& b, const Node& node) {
   const TensorMeta& out = output_meta(b, node);
   Kwargs kwargs = given_options(b, node);
   set_option(kwargs, "dtype", dtype_arg(out.dtype));
-  set_option(kwargs, "layout", layout_strided());
-  set_option(kwargs, "device", device_cpu());
+  set_option(kwargs, "layout", layout_strided_arg());
+  set_option(kwargs, "device", device_cpu_arg());
   bind_outputs(b, node, {b.emit1("aten.full.default", {b.remap(*size), int_arg(0)}, out, ordered(kwargs))});
   return true;
 }
@@ -78,10 +64,8 @@ bool filled_like(GraphBuilder& b, const Node& node, int64_t value) {
   std::string x = input_tensor(b, node, "self");
   Kwargs kwargs = given_options(b, node);
   const Argument* format = node_input(node, "memory_format");
-  Argument preserve;
-  preserve.kind = Argument::Kind::MemoryFormat;
-  preserve.ints = {4};  // torch.preserve_format
-  set_option(kwargs, "memory_format", format && format->kind != Argument::Kind::None ? *format : preserve);
+  set_option(kwargs, "memory_format",
+             format && format->kind != Argument::Kind::None ? *format : memory_format_arg(kPreserveFormat));
   bind_outputs(b, node, {b.emit1("aten.full_like.default", {tensor_arg(x), int_arg(value)}, output_meta(b, node), ordered(kwargs))});
   return true;
 }

@@ -1,6 +1,7 @@
-// linear, matmul, t: as ATen's CompositeImplicitAutograd kernels write them
+// linear and t: as ATen's CompositeImplicitAutograd kernels write them
 // (aten/src/ATen/native/Linear.cpp, LinearAlgebra.cpp).
 #include "passes/decomposition_table.h"
+#include "passes/decompositions/composites.h"
 #include "passes/tensor_meta_rules.h"
 
 namespace pt2web {
@@ -20,6 +21,7 @@ bool linear(GraphBuilder& b, const Node& node) {
   const TensorMeta& out = output_meta(b, node);
   if (b.meta(w).sizes.size() != 2) return false;
   size_t rank = xm.sizes.size();
+  if (rank == 0) return false;  // ATen refuses a 0-d input
   if (rank == 2 && !bias.empty()) {
     std::string wt = transposed(b, w);
     bind_outputs(b, node, {b.emit1("aten.addmm.default", {tensor_arg(bias), tensor_arg(x), tensor_arg(wt)}, out)});
@@ -30,44 +32,23 @@ bool linear(GraphBuilder& b, const Node& node) {
     bind_outputs(b, node, {b.emit1("aten.mm.default", {tensor_arg(x), tensor_arg(wt)}, out)});
     return true;
   }
-  // A contiguous n-d input with a 1-d bias: flatten to 2-d, addmm, view back.
-  if (rank >= 3 && !bias.empty() && b.meta(bias).sizes.size() == 1 && b.viewable(x)) {
+  // A contiguous input with a 1-d bias (_flatten_nd_linear): reshape to
+  // [rows, features], addmm, view back.
+  if (!bias.empty() && b.meta(bias).sizes.size() == 1 && is_contiguous(xm)) {
     SymInt rows = sym_const(1);
     for (size_t i = 0; i + 1 < rank; ++i) rows = sym_mul(rows, xm.sizes[i]);
-    std::vector<SymInt> flat = {rows, xm.sizes[rank - 1]};
-    Argument flat_arg = b.sym_ints_arg(flat);
-    std::string x2 = b.emit1("aten.view.default", {tensor_arg(x), flat_arg}, contiguous_meta(xm.dtype, flat));
+    std::string x2 = reshape_value(b, x, {rows, xm.sizes[rank - 1]});
     std::string wt = transposed(b, w);
-    std::vector<SymInt> mm_sizes = {rows, out.sizes.back()};
     std::string mm = b.emit1("aten.addmm.default", {tensor_arg(bias), tensor_arg(x2), tensor_arg(wt)},
-                             contiguous_meta(out.dtype, mm_sizes));
-    bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(mm), b.sym_ints_arg(out.sizes)}, out)});
-    return true;
-  }
-  // Without a bias: matmul(input, weight.t()) folds the leading dims into one
-  // matrix product (transpose first, then view, mm, view back).
-  if (rank >= 3 && bias.empty() && b.viewable(x)) {
-    std::string wt = transposed(b, w);
-    SymInt rows = sym_const(1);
-    for (size_t i = 0; i + 1 < rank; ++i) rows = sym_mul(rows, xm.sizes[i]);
-    std::vector<SymInt> flat = {rows, xm.sizes[rank - 1]};
-    Argument flat_arg = b.sym_ints_arg(flat);
-    std::string x2 = b.emit1("aten.view.default", {tensor_arg(x), flat_arg}, contiguous_meta(xm.dtype, flat));
-    std::string mm = b.emit1("aten.mm.default", {tensor_arg(x2), tensor_arg(wt)},
                              contiguous_meta(out.dtype, {rows, out.sizes.back()}));
     bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(mm), b.sym_ints_arg(out.sizes)}, out)});
     return true;
   }
-  return false;
-}
-
-// matmul of two matrices is mm; other ranks keep the node (torch folds
-// batch dimensions through views that pt2web does not reproduce yet).
-bool matmul(GraphBuilder& b, const Node& node) {
-  std::string x = input_tensor(b, node, "self");
-  std::string y = input_tensor(b, node, "other");
-  if (b.meta(x).sizes.size() != 2 || b.meta(y).sizes.size() != 2) return false;
-  bind_outputs(b, node, {b.emit1("aten.mm.default", {tensor_arg(x), tensor_arg(y)}, output_meta(b, node))});
+  // Otherwise matmul(input, weight.t()), then the bias added.
+  std::string product = emit_matmul(b, x, transposed(b, w));
+  if (product.empty()) return false;
+  if (!bias.empty()) product = b.emit1("aten.add.Tensor", {tensor_arg(product), tensor_arg(bias)}, out);
+  bind_outputs(b, node, {product});
   return true;
 }
 
@@ -85,7 +66,6 @@ bool t(GraphBuilder& b, const Node& node) {
 
 void add_linear_decompositions(DecompositionTable& t_) {
   t_["aten::linear.default"] = linear;
-  t_["aten::matmul.default"] = matmul;
   t_["aten::t.default"] = t;
 }
 

@@ -1,4 +1,4 @@
-// batch_norm, layer_norm, group_norm and dropout: the functional Core ATen forms torch's
+// batch_norm, layer_norm, group_norm, instance_norm and dropout: the functional Core ATen forms torch's
 // run_decompositions gives (ATen's Normalization.cpp composites, then
 // functionalization of the running-statistics updates).
 #include "passes/decomposition_table.h"
@@ -113,6 +113,42 @@ bool dropout(GraphBuilder& b, const Node& node) {
   return true;
 }
 
+// instance_norm with input statistics and no running statistics: the
+// batch folded into the channels (weight and bias repeated per sample), a
+// batch norm without statistics, a view back (ATen's Normalization.cpp).
+bool instance_norm(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "input");
+  if (!input_tensor(b, node, "running_mean").empty() || !input_tensor(b, node, "running_var").empty()) return false;
+  if (!input_bool(node, "use_input_stats", true)) return false;
+  const TensorMeta xm = b.meta(x);
+  if (xm.sizes.size() < 2) return false;
+  std::string w = input_tensor(b, node, "weight");
+  std::string bias = input_tensor(b, node, "bias");
+  auto repeated = [&](const std::string& t) {
+    if (t.empty()) return t;
+    std::vector<SymInt> sizes = {sym_mul(b.meta(t).sizes.at(0), xm.sizes[0])};
+    return b.emit1("aten.repeat.default", {tensor_arg(t), b.sym_ints_arg({xm.sizes[0]})},
+                   contiguous_meta(b.meta(t).dtype, sizes));
+  };
+  std::string w_rep = repeated(w);
+  std::string b_rep = repeated(bias);
+  std::string src = x;
+  if (!b.viewable(x))
+    src = b.emit1("aten.clone.default", {tensor_arg(x)}, contiguous_meta(xm.dtype, xm.sizes),
+                  {{"memory_format", memory_format_arg(kContiguousFormat)}});
+  std::vector<SymInt> folded = xm.sizes;
+  folded[1] = sym_mul(xm.sizes[0], xm.sizes[1]);
+  folded[0] = sym_const(1);
+  std::string flat = b.emit1("aten.view.default", {tensor_arg(src), b.sym_ints_arg(folded)}, contiguous_meta(xm.dtype, folded));
+  auto args = optional_tensors({flat, w_rep, b_rep});
+  args.insert(args.end(), {bool_arg(true), float_arg(input_float(node, "momentum", 0.1)), float_arg(input_float(node, "eps", 1e-5))});
+  TensorMeta stat = contiguous_meta(xm.dtype, {folded[1]});
+  auto outs = b.emit("aten._native_batch_norm_legit.no_stats", args,
+                     {contiguous_meta(xm.dtype, folded), stat, stat});
+  bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(outs[0]), b.sym_ints_arg(xm.sizes)}, output_meta(b, node))});
+  return true;
+}
+
 }  // namespace
 
 void add_normalization_decompositions(DecompositionTable& t) {
@@ -120,6 +156,7 @@ void add_normalization_decompositions(DecompositionTable& t) {
   t["aten::layer_norm.default"] = layer_norm;
   t["aten::dropout.default"] = dropout;
   t["aten::group_norm.default"] = group_norm;
+  t["aten::instance_norm.default"] = instance_norm;
 }
 
 }  // namespace pt2web

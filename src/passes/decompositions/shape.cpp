@@ -1,10 +1,11 @@
 // View and copy composites: flatten, unflatten, reshape, contiguous,
-// transpose, squeeze, narrow, split, chunk, pad, to.dtype. A reshape of a
+// transpose, squeeze, narrow, split, chunk, to.dtype, pixel_shuffle. A reshape of a
 // contiguous tensor is a view; of another layout, a contiguous clone then a
 // view (ATen's reshape).
 #include <algorithm>
 
 #include "passes/decomposition_table.h"
+#include "passes/decompositions/composites.h"
 #include "passes/tensor_meta_rules.h"
 
 namespace pt2web {
@@ -12,16 +13,7 @@ namespace pt2web {
 namespace {
 
 std::string reshaped(GraphBuilder& b, const std::string& x, const TensorMeta& out) {
-  std::string src = x;
-  if (!b.viewable(x)) {
-    Argument contiguous;
-    contiguous.kind = Argument::Kind::MemoryFormat;
-    contiguous.ints = {1};  // torch.contiguous_format
-    src = b.emit1("aten.clone.default", {tensor_arg(x)}, contiguous_meta(out.dtype, b.meta(x).sizes),
-                  {{"memory_format", contiguous}});
-  }
-  return b.emit1("aten.view.default", {tensor_arg(src), b.sym_ints_arg(out.sizes)},
-                 contiguous_meta(out.dtype, out.sizes));
+  return reshape_value(b, x, out.sizes);
 }
 
 bool flatten(GraphBuilder& b, const Node& node) {
@@ -56,11 +48,8 @@ bool contiguous(GraphBuilder& b, const Node& node) {
     bind_outputs(b, node, {x});
     return true;
   }
-  Argument format;
-  format.kind = Argument::Kind::MemoryFormat;
-  format.ints = {1};  // torch.contiguous_format
   bind_outputs(b, node, {b.emit1("aten.clone.default", {tensor_arg(x)}, output_meta(b, node),
-                                 {{"memory_format", format}})});
+                                 {{"memory_format", memory_format_arg(kContiguousFormat)}})});
   return true;
 }
 
@@ -121,18 +110,6 @@ bool narrow(GraphBuilder& b, const Node& node) {
   return true;
 }
 
-// pad(mode="constant") -> constant_pad_nd; other modes keep the node.
-bool pad(GraphBuilder& b, const Node& node) {
-  const Argument* mode = node_input(node, "mode");
-  if (mode && mode->kind == Argument::Kind::String && mode->str != "constant") return false;
-  std::string x = input_tensor(b, node, "self");
-  std::vector<Argument> args = {tensor_arg(x), ints_arg(input_ints(node, "pad", {}))};
-  const Argument* value = node_input(node, "value");
-  if (value && value->kind != Argument::Kind::None) args.push_back(*value);
-  bind_outputs(b, node, {b.emit1("aten.constant_pad_nd.default", args, output_meta(b, node))});
-  return true;
-}
-
 // split(x, size, dim) and chunk(x, chunks, dim) -> split_with_sizes(x, sizes, dim)
 // with the sizes ATen computes from the (static) dimension.
 bool split_into(GraphBuilder& b, const Node& node, bool chunks) {
@@ -158,7 +135,43 @@ bool split_into(GraphBuilder& b, const Node& node, bool chunks) {
 bool split(GraphBuilder& b, const Node& node) { return split_into(b, node, false); }
 bool chunk(GraphBuilder& b, const Node& node) { return split_into(b, node, true); }
 
+// pixel_shuffle as torch/_refs writes it: view to [..., C, r, r, H, W],
+// permute to [..., C, H, r, W, r], reshape to [..., C, H*r, W*r], then a
+// contiguous clone.
+bool pixel_shuffle(GraphBuilder& b, const Node& node) {
+  std::string x = input_tensor(b, node, "self");
+  const TensorMeta xm = b.meta(x);
+  int64_t r = input_int(node, "upscale_factor", 1);
+  size_t rank = xm.sizes.size();
+  if (rank < 3 || r <= 0 || xm.sizes[rank - 3].is_symbolic || !b.layout_known(x)) return false;
+  std::vector<SymInt> split(xm.sizes.begin(), xm.sizes.end() - 3);
+  split.insert(split.end(), {sym_const(xm.sizes[rank - 3].value / (r * r)), sym_const(r), sym_const(r),
+                             xm.sizes[rank - 2], xm.sizes[rank - 1]});
+  if (!view_strides_of(xm, split)) return false;
+  std::string v = b.emit1("aten.view.default", {tensor_arg(x), b.sym_ints_arg(split)}, viewed_meta(xm, split));
+  std::vector<int64_t> perm;
+  size_t n = rank - 3;
+  for (size_t i = 0; i < n; ++i) perm.push_back(static_cast<int64_t>(i));
+  for (size_t d : {n, n + 3, n + 1, n + 4, n + 2}) perm.push_back(static_cast<int64_t>(d));
+  std::string p = b.emit1("aten.permute.default", {tensor_arg(v), ints_arg(perm)}, permuted_meta(b.meta(v), perm));
+  const TensorMeta& out = output_meta(b, node);
+  std::string shuffled = reshape_value(b, p, out.sizes);
+  bind_outputs(b, node, {b.emit1("aten.clone.default", {tensor_arg(shuffled)}, contiguous_meta(out.dtype, out.sizes),
+                                 {{"memory_format", memory_format_arg(kContiguousFormat)}})});
+  return true;
+}
+
 }  // namespace
+
+std::string reshape_value(GraphBuilder& b, const std::string& x, const std::vector<SymInt>& sizes) {
+  const TensorMeta& m = b.meta(x);
+  std::string src = x;
+  if (!b.layout_known(x) || !view_strides_of(m, sizes)) {
+    src = b.emit1("aten.clone.default", {tensor_arg(x)}, contiguous_meta(m.dtype, m.sizes),
+                  {{"memory_format", memory_format_arg(kContiguousFormat)}});
+  }
+  return b.emit1("aten.view.default", {tensor_arg(src), b.sym_ints_arg(sizes)}, viewed_meta(b.meta(src), sizes));
+}
 
 void add_shape_decompositions(DecompositionTable& t) {
   t["aten::flatten.using_ints"] = flatten;
@@ -169,10 +182,10 @@ void add_shape_decompositions(DecompositionTable& t) {
   t["aten::to.dtype"] = to_dtype;
   t["aten::squeeze.default"] = squeeze_all;
   t["aten::narrow.default"] = narrow;
-  t["aten::pad.default"] = pad;
   t["aten::split.Tensor"] = split;
   t["aten::unflatten.int"] = unflatten;
   t["aten::chunk.default"] = chunk;
+  t["aten::pixel_shuffle.default"] = pixel_shuffle;
 }
 
 }  // namespace pt2web

@@ -1,4 +1,5 @@
-// run_decompositions on every fixture's TRAINING program (model.pt2), checked
+// run_decompositions on every fixture's TRAINING program (model.pt2), and on
+// the programs of tests/fixtures-decomp, checked
 // against what torch's run_decompositions() gave (model.core.pt2's results
 // and meta.core.json): the decomposed program passes cases.core.json, its
 // operator set is torch's up to the differences listed below (each with its
@@ -15,7 +16,6 @@
 #include "fixtures/fixture_signature_checks.h"
 #include "io/pt2_loader.h"
 #include "passes/run_decompositions.h"
-#include "runtime/loaded_program.h"
 #include "runtime/loaded_program.h"
 #include "util/error.h"
 
@@ -52,53 +52,29 @@ struct KnownDifference {
 
 const std::map<std::string, KnownDifference>& known_differences() {
   static const std::map<std::string, KnownDifference> diffs = {
-      {"encoder_small",
-       {{"aten._softmax.default", "aten.any.dim", "aten.bmm.default", "aten.eq.Scalar", "aten.expand.default",
-         "aten.full_like.default", "aten.logical_not.default", "aten.mul.Scalar", "aten.where.self"},
-        {"aten.scaled_dot_product_attention.default"},
-        false,
-        "scaled_dot_product_attention is kept: pt2web has no decomposition for it yet (torch expands it "
-        "into its math path: scaled q and k, bmm, softmax, zeroing of fully masked rows)"}},
+      {"decomp_linear",
+       {{}, {}, true,
+        "same operators; torch's symbolic-shape tracing spends the add counter on size arithmetic, so its "
+        "bias add is add_31 where pt2web's is add"}},
       {"lstm_gru",
-       {{"aten.add.Tensor", "aten.addmm.default", "aten.bmm.default", "aten.cat.default", "aten.expand.default",
-         "aten.mul.Tensor", "aten.permute.default", "aten.sigmoid.default", "aten.slice.Tensor",
+       {{"aten.addmm.default", "aten.cat.default", "aten.mul.Tensor", "aten.sigmoid.default", "aten.slice.Tensor",
          "aten.split_with_sizes.default", "aten.squeeze.dims", "aten.sub.Tensor", "aten.tanh.default",
-         "aten.unsqueeze.default", "aten.view.default"},
-        {"aten.gru.input", "aten.lstm.input", "aten.linear.default"},
+         "aten.unsqueeze.default"},
+        {"aten.gru.input", "aten.lstm.input", "aten.clone.default"},
         true,
         "lstm and gru are kept (torch unrolls them into per-step products and gates); their outputs' "
-        "layout differs between torch and pt2web, so the linear reading them is kept rather than "
-        "flattened through a view"}},
+        "layout differs between torch and pt2web, so the linear reading them reshapes through a "
+        "contiguous clone where torch views"}},
       {"shape_zoo",
-       {{"aten.ge.Scalar", "aten.le.Scalar", "aten.scalar_tensor.default", "aten.sqrt.default", "aten.sub.Tensor",
-        "aten.var.correction", "aten.where.self"},
-       {"aten.einsum.default", "aten.matmul.default", "aten.pad.default", "aten.std.dim", "aten.tril.default",
-        "aten.triu.default", "aten.var.dim"},
-       true,
-       "tril/triu (arange masks and where), var/std (var.correction, sqrt), reflect pad (index arithmetic), "
-       "einsum and batched matmul (views and bmm) are kept"}},
+       {{},
+        {"aten.einsum.default"},
+        true,
+        "einsum is kept (torch rewrites it through permutes, unsqueezes and products chosen by its "
+        "contraction order)"}},
       {"sym_shapes",
        {{}, {}, true,
         "same operators; torch's symbolic-shape tracing spends node-name counters on size arithmetic "
         "(its outputs are add_6 and add_15), which pt2web's one-pass rewrite does not reproduce"}},
-      {"tiny_transformer",
-       {{"aten._softmax.default", "aten.any.dim", "aten.bmm.default", "aten.eq.Scalar", "aten.expand.default",
-         "aten.full.default", "aten.full_like.default", "aten.le.Scalar", "aten.logical_and.default",
-         "aten.logical_not.default", "aten.mul.Scalar", "aten.scalar_tensor.default", "aten.sub.Tensor",
-         "aten.unsqueeze.default", "aten.where.self"},
-        {"aten.scaled_dot_product_attention.default"},
-        true,
-        "scaled_dot_product_attention is kept (see encoder_small), so the node counters differ after it"}},
-      {"vision_zoo",
-       {{"aten._native_batch_norm_legit.no_stats", "aten._to_copy.default", "aten.add.Tensor",
-         "aten.arange.start_step", "aten.clamp.default", "aten.clone.default", "aten.index.Tensor",
-         "aten.mul.Tensor", "aten.permute.default", "aten.repeat.default", "aten.sub.Tensor",
-         "aten.unsqueeze.default", "aten.view.default"},
-        {"aten.instance_norm.default", "aten.pixel_shuffle.default", "aten.upsample_bilinear2d.vec",
-         "aten.upsample_nearest2d.vec"},
-        true,
-        "instance_norm, pixel_shuffle and the upsampling ops are kept (torch rewrites them with index "
-        "arithmetic, repeat and batch norm without statistics)"}},
   };
   return diffs;
 }
@@ -108,8 +84,8 @@ json read_json(const std::string& path) {
   return json::parse(bytes.begin(), bytes.end());
 }
 
-void check_decomposed(const std::string& name) {
-  std::string dir = std::string(PT2WEB_FIXTURES_DIR) + "/" + name;
+void check_decomposed(const std::string& root, const std::string& name) {
+  std::string dir = root + "/" + name;
   json meta = read_json(dir + "/meta.core.json");
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(dir + "/model.pt2"));
   ExportedProgram core = run_decompositions(load_pt2(bytes, name));
@@ -160,6 +136,18 @@ TEST_CASE("decomposing every fixture gives torch's Core ATen program", "[fixture
   for (const auto& name : names)
     SECTION(name) {
       INFO(name);
-      check_decomposed(name);
+      check_decomposed(PT2WEB_FIXTURES_DIR, name);
+    }
+}
+
+// tests/fixtures-decomp: small programs aimed at one decomposition each
+// (tools/torch/gen_decomposition_programs.py); no difference is allowed.
+TEST_CASE("decomposing the decomposition programs gives torch's Core ATen program", "[decompose]") {
+  auto names = testing::fixture_names(PT2WEB_DECOMP_FIXTURES_DIR);
+  REQUIRE(names.size() >= 6);
+  for (const auto& name : names)
+    SECTION(name) {
+      INFO(name);
+      check_decomposed(PT2WEB_DECOMP_FIXTURES_DIR, name);
     }
 }
