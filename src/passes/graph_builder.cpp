@@ -218,9 +218,19 @@ std::vector<std::string> GraphBuilder::emit(const std::string& op, const std::ve
     m.requires_grad = false;
     add_output_meta(result[i], m);
   }
-  if (is_view_operator(qualified_op_name(node.target)))
-    for (const auto& in : node.inputs)
+  if (is_view_operator(qualified_op_name(node.target))) {
+    for (const auto& in : node.inputs) {
       if (layout_unknown_.count(in.arg.name)) layout_unknown_.insert(result.begin(), result.end());
+      if (!contiguous_at_run_time_.count(in.arg.name)) continue;
+      // view() of a contiguous tensor, and a view that keeps the sizes (an
+      // expand to the same shape), keep pt2web's contiguous layout.
+      bool same_sizes = outs.size() == 1 && outs[0].sizes.size() == meta(in.arg.name).sizes.size();
+      for (size_t d = 0; same_sizes && d < outs[0].sizes.size(); ++d)
+        same_sizes = outs[0].sizes[d].to_string() == meta(in.arg.name).sizes[d].to_string();
+      bool keeps = same_sizes || node.target == op_target("aten.view.default");
+      for (const auto& r : result) (keeps ? contiguous_at_run_time_ : layout_unknown_).insert(r);
+    }
+  }
   out_.nodes.push_back(std::move(node));
   node_names_.push_back(node_name);
   hoisted_.push_back(false);

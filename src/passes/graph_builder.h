@@ -62,6 +62,14 @@ class GraphBuilder {
   // False for values whose layout when the program runs may differ from
   // the recorded one (see viewable).
   bool layout_known(const std::string& new_name) const { return layout_unknown_.count(new_name) == 0; }
+  // Values whose recorded layout is torch's (not contiguous) while
+  // pt2web's kernel gives them a contiguous one: any view of them works at
+  // run time, so a reshape may follow torch's choice. Views of them that
+  // keep their sizes stay in this class; other views become unknown.
+  void mark_contiguous_at_run_time(const std::string& new_name) { contiguous_at_run_time_.insert(new_name); }
+  bool contiguous_at_run_time(const std::string& new_name) const {
+    return contiguous_at_run_time_.count(new_name) != 0;
+  }
 
   // The node whose metadata emitted nodes carry.
   void set_origin(const Node* node) { origin_ = node; }
@@ -120,6 +128,7 @@ class GraphBuilder {
   std::map<std::string, std::string> sym_values_;  // expression text -> sym value
   std::vector<std::string> mutated_order_;
   std::set<std::string> layout_unknown_;
+  std::set<std::string> contiguous_at_run_time_;
   const Node* origin_ = nullptr;
 };
 

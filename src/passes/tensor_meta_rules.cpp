@@ -141,6 +141,27 @@ TensorMeta expanded_meta(const TensorMeta& m, const std::vector<SymInt>& sizes) 
   return out;
 }
 
+TensorMeta pointwise_meta(const TensorMeta& input, DType dtype) {
+  TensorMeta out = contiguous_meta(dtype, input.sizes);
+  if (is_contiguous(input) || input.strides.size() != input.sizes.size()) return out;
+  // Order the dims outermost first by their example strides (ties keep dim order).
+  std::vector<size_t> order(input.sizes.size());
+  std::vector<int64_t> stride(input.sizes.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+    auto s = input.strides[i].is_symbolic ? input.strides[i].hint : std::optional<int64_t>(input.strides[i].value);
+    if (!s) return out;
+    stride[i] = *s;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stride[a] > stride[b]; });
+  SymInt running = sym_const(1);
+  for (size_t k = order.size(); k-- > 0;) {
+    out.strides[order[k]] = running;
+    running = sym_mul(running, input.sizes[order[k]]);
+  }
+  return out;
+}
+
 TensorMeta transposed_meta(const TensorMeta& m) {
   std::vector<int64_t> perm;
   for (size_t i = 0; i < m.sizes.size(); ++i) perm.push_back(static_cast<int64_t>(i));

@@ -29,6 +29,9 @@ TensorMeta squeezed_meta(const TensorMeta& m, const std::vector<int64_t>& dims);
 TensorMeta reduced_meta(const TensorMeta& m, std::vector<int64_t> dims, bool keepdim);
 // True when the strides are the row-major ones for the sizes (size-1 dims ignored).
 bool is_contiguous(const TensorMeta& m);
+// The layout torch gives the result of a pointwise op on one tensor: the
+// input's sizes, dense, with the dims in the input's stride order.
+TensorMeta pointwise_meta(const TensorMeta& input, DType dtype);
 // expand(m, sizes): new leading dims and broadcast size-1 dims get stride 0.
 TensorMeta expanded_meta(const TensorMeta& m, const std::vector<SymInt>& sizes);
 // matrix transpose (the last two dims swapped), as Tensor.mT.

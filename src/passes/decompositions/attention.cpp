@@ -59,9 +59,13 @@ std::string causal_mask(GraphBuilder& b, const SymInt& rows, const SymInt& cols)
   return emit_triangle(b, ones, 0, true);
 }
 
+// x * factor, recorded with torch's layout for it (the input's stride
+// order), which later reshapes decide on; pt2web's result is contiguous.
 std::string scaled(GraphBuilder& b, const std::string& x, double factor) {
-  const TensorMeta& m = b.meta(x);
-  return b.emit1("aten.mul.Scalar", {tensor_arg(x), float_arg(factor)}, contiguous_meta(m.dtype, m.sizes));
+  TensorMeta m = pointwise_meta(b.meta(x), b.meta(x).dtype);
+  std::string out = b.emit1("aten.mul.Scalar", {tensor_arg(x), float_arg(factor)}, m);
+  if (!is_contiguous(m)) b.mark_contiguous_at_run_time(out);
+  return out;
 }
 
 bool same(const SymInt& a, const SymInt& b) { return a.to_string() == b.to_string(); }
