@@ -1,0 +1,185 @@
+#include "passes/fold_batch_norm.h"
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace pt2web {
+
+namespace {
+
+const char* const kConvolution = "torch.ops.aten.convolution.default";
+const char* const kBatchNorm = "torch.ops.aten._native_batch_norm_legit_no_training.default";
+
+// Placeholder name -> the state tensor it stands for.
+std::map<std::string, Tensor> state_by_placeholder(const ExportedProgram& p) {
+  std::map<std::string, Tensor> out;
+  for (const InputSpec& spec : p.signature.input_specs) {
+    if (spec.arg.kind != Argument::Kind::Tensor) continue;
+    if (spec.kind == InputKind::Parameter || spec.kind == InputKind::Buffer) {
+      auto it = p.state_dict.find(spec.target);
+      if (it != p.state_dict.end()) out[spec.arg.name] = it->second;
+    } else if (spec.kind == InputKind::ConstantTensor) {
+      auto it = p.constants.find(spec.target);
+      if (it != p.constants.end() && it->second.kind == PyValue::Kind::Tensor) out[spec.arg.name] = it->second.tensor;
+    }
+  }
+  return out;
+}
+
+const Argument* input_named(const Node& n, const std::string& name) {
+  for (const auto& in : n.inputs)
+    if (in.name == name) return &in.arg;
+  return nullptr;
+}
+
+// How many times each value is read (node inputs, graph outputs).
+std::map<std::string, int> read_counts(const Graph& g) {
+  std::map<std::string, int> reads;
+  auto count = [&](const Argument& a) {
+    if (a.kind == Argument::Kind::Tensor) ++reads[a.name];
+    for (const auto& n : a.names) ++reads[n];
+  };
+  for (const Node& n : g.nodes)
+    for (const auto& in : n.inputs) count(in.arg);
+  for (const auto& o : g.outputs) count(o);
+  return reads;
+}
+
+std::optional<Tensor> state_of(const std::map<std::string, Tensor>& state, const Argument* a) {
+  if (!a || a->kind != Argument::Kind::Tensor) return std::nullopt;
+  auto it = state.find(a->name);
+  if (it == state.end()) return std::nullopt;
+  return it->second.contiguous();
+}
+
+template <typename T>
+std::pair<Tensor, Tensor> folded(const Tensor& w, const std::optional<Tensor>& bias, const std::optional<Tensor>& gamma,
+                                 const std::optional<Tensor>& beta, const Tensor& mean, const Tensor& var, double eps) {
+  int64_t out_channels = w.size(0);
+  int64_t per_channel = out_channels ? w.numel() / out_channels : 0;
+  Tensor fw = Tensor::empty(w.dtype(), w.sizes());
+  Tensor fb = Tensor::empty(w.dtype(), {out_channels});
+  const T* pw = w.data<T>();
+  T* qw = fw.data<T>();
+  T* qb = fb.data<T>();
+  for (int64_t o = 0; o < out_channels; ++o) {
+    double g = gamma ? static_cast<double>(gamma->data<T>()[o]) : 1.0;
+    double scale = g / std::sqrt(static_cast<double>(var.data<T>()[o]) + eps);
+    for (int64_t i = 0; i < per_channel; ++i)
+      qw[o * per_channel + i] = static_cast<T>(static_cast<double>(pw[o * per_channel + i]) * scale);
+    double b = bias ? static_cast<double>(bias->data<T>()[o]) : 0.0;
+    double shift = beta ? static_cast<double>(beta->data<T>()[o]) : 0.0;
+    qb[o] = static_cast<T>((b - static_cast<double>(mean.data<T>()[o])) * scale + shift);
+  }
+  return {fw, fb};
+}
+
+}  // namespace
+
+ExportedProgram fold_batch_norm(const ExportedProgram& program) {
+  ExportedProgram out = program;
+  std::map<std::string, Tensor> state = state_by_placeholder(program);
+  std::map<std::string, int> reads = read_counts(program.graph);
+  std::map<std::string, size_t> producer;
+  for (size_t i = 0; i < out.graph.nodes.size(); ++i)
+    for (const auto& o : out.graph.nodes[i].outputs)
+      if (o.kind == Argument::Kind::Tensor) producer[o.name] = i;
+
+  std::set<size_t> removed;
+  std::vector<Argument> new_placeholders;
+  for (size_t i = 0; i < out.graph.nodes.size(); ++i) {
+    const Node& bn = out.graph.nodes[i];
+    if (bn.target != kBatchNorm || bn.outputs.size() != 3) continue;
+    if (reads[bn.outputs[1].name] || reads[bn.outputs[2].name]) continue;
+    const Argument* x = input_named(bn, "input");
+    if (!x || x->kind != Argument::Kind::Tensor || !producer.count(x->name) || reads[x->name] != 1) continue;
+    Node& conv = out.graph.nodes[producer[x->name]];
+    const Argument* transposed = input_named(conv, "transposed");
+    if (conv.target != kConvolution || (transposed && !transposed->bools.empty() && transposed->bools[0])) continue;
+    auto w = state_of(state, input_named(conv, "weight"));
+    const Argument* conv_bias = input_named(conv, "bias");
+    auto b = state_of(state, conv_bias);
+    auto gamma = state_of(state, input_named(bn, "weight"));
+    auto beta = state_of(state, input_named(bn, "bias"));
+    auto mean = state_of(state, input_named(bn, "running_mean"));
+    auto var = state_of(state, input_named(bn, "running_var"));
+    bool bias_ok = !conv_bias || conv_bias->kind == Argument::Kind::None || b;
+    bool gamma_ok = !input_named(bn, "weight") || input_named(bn, "weight")->kind == Argument::Kind::None || gamma;
+    bool beta_ok = !input_named(bn, "bias") || input_named(bn, "bias")->kind == Argument::Kind::None || beta;
+    if (!w || !mean || !var || !bias_ok || !gamma_ok || !beta_ok) continue;
+    DType dtype = w->dtype();
+    bool same_dtype = true;
+    for (const auto* t : {&b, &gamma, &beta, &mean, &var})
+      if (*t && (*t)->dtype() != dtype) same_dtype = false;
+    if (!same_dtype || (dtype != DType::Float32 && dtype != DType::Float64)) continue;
+    if (w->dim() < 1 || mean->numel() != w->size(0) || var->numel() != w->size(0)) continue;
+    const Argument* eps_arg = input_named(bn, "eps");
+    double eps = eps_arg && !eps_arg->floats.empty() ? eps_arg->floats[0] : 1e-5;
+
+    auto [fw, fb] = dtype == DType::Float32 ? folded<float>(*w, b, gamma, beta, *mean, *var, eps)
+                                            : folded<double>(*w, b, gamma, beta, *mean, *var, eps);
+    std::string conv_name = conv.outputs[0].name;
+    std::string base = "folded_" + conv_name;
+    for (auto [suffix, tensor] : {std::pair<const char*, Tensor>{"_weight", fw}, {"_bias", fb}}) {
+      std::string target = base + suffix;
+      std::string placeholder = "c_" + target;
+      PyValue v;
+      v.kind = PyValue::Kind::Tensor;
+      v.tensor = tensor;
+      out.constants[target] = v;
+      out.constants_order.push_back(target);
+      TensorMeta m;
+      m.dtype = dtype;
+      for (int64_t s : tensor.sizes()) {
+        SymInt si;
+        si.value = s;
+        m.sizes.push_back(si);
+      }
+      int64_t stride = 1;
+      m.strides.assign(m.sizes.size(), SymInt());
+      for (size_t d = m.sizes.size(); d-- > 0;) {
+        m.strides[d].value = stride;
+        stride *= m.sizes[d].value;
+      }
+      out.graph.tensor_values[placeholder] = m;
+      Argument arg;
+      arg.kind = Argument::Kind::Tensor;
+      arg.name = placeholder;
+      new_placeholders.push_back(arg);
+      InputSpec spec;
+      spec.kind = InputKind::ConstantTensor;
+      spec.arg = arg;
+      spec.target = target;
+      // Constants come after parameters and buffers, before user inputs.
+      size_t at = 0;
+      while (at < out.signature.input_specs.size() && out.signature.input_specs[at].kind != InputKind::UserInput &&
+             out.signature.input_specs[at].kind != InputKind::Token)
+        ++at;
+      out.signature.input_specs.insert(out.signature.input_specs.begin() + static_cast<long>(at), spec);
+      out.graph.inputs.insert(out.graph.inputs.begin() + static_cast<long>(at), arg);
+      for (auto& in : conv.inputs)
+        if (in.name == (std::string(suffix) == "_weight" ? "weight" : "bias")) in.arg = arg;
+      if (std::string(suffix) == "_bias" && !input_named(conv, "bias")) {
+        NamedArgument na;
+        na.name = "bias";
+        na.arg = arg;
+        conv.inputs.insert(conv.inputs.begin() + 2, na);
+      }
+    }
+    // The convolution now gives the batch norm's result, under its name.
+    std::string bn_out = bn.outputs[0].name;
+    out.graph.tensor_values.erase(conv_name);
+    conv.outputs[0].name = bn_out;
+    removed.insert(i);
+  }
+  if (removed.empty()) return program;
+  std::vector<Node> kept;
+  for (size_t i = 0; i < out.graph.nodes.size(); ++i)
+    if (!removed.count(i)) kept.push_back(std::move(out.graph.nodes[i]));
+  out.graph.nodes = std::move(kept);
+  return out;
+}
+
+}  // namespace pt2web
