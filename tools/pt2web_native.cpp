@@ -10,6 +10,11 @@
 //   pt2web_native bench DIR [--core] [--runs N]      times the first case of a fixture folder (median of N
 //                                                    runs after two warm-ups) and prints the memory one run
 //                                                    needs: the planned arena and the state the program reads
+//   pt2web_native ops [--core FILE [--supported | --extra]]
+//                                                    the operators pt2web registers, one a line; with --core
+//                                                    (docs/core_aten_ops.txt) "N of M Core ATen overloads
+//                                                    supported" and the missing ones, or the supported ones,
+//                                                    or the registered ones outside the list
 //   pt2web_native conform [--dialect training|core|both] [--list FILE] PATH...
 //                                                    checks many corpus folders (a PATH is a program folder or
 //                                                    a folder of them; FILE lists folders one a line) and prints
@@ -28,10 +33,10 @@
 
 #include "cases.h"
 #include "conformance_check.h"
-#include "conformance_check.h"
 #include "fixture_runner.h"
 #include "io/pt2_loader.h"
 #include "io/pt2_writer.h"
+#include "ops/registry.h"
 #include "passes/run_decompositions.h"
 #include "runtime/loaded_program.h"
 #include "util/error.h"
@@ -57,7 +62,8 @@ nlohmann::json describe_file(const std::string& path) {
 int usage() {
   std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 | print MODEL.pt2 |\n"
                "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2 | bench DIR [--core] [--runs N] |\n"
-               "       conform [--dialect training|core|both] [--list FILE] PATH...\n";
+               "       conform [--dialect training|core|both] [--list FILE] PATH... |\n"
+               "       ops [--core FILE [--supported | --extra]]\n";
   return 2;
 }
 
@@ -187,9 +193,40 @@ int conform(int argc, char** argv) {
   return failed ? 1 : 0;
 }
 
+// The registered operators, or their coverage of the Core ATen list in `core_file`.
+int ops(int argc, char** argv) {
+  std::vector<std::string> registered = op_table().names();
+  if (argc == 2) {
+    for (const auto& n : registered) std::cout << n << "\n";
+    return 0;
+  }
+  if (std::string(argv[2]) != "--core" || argc < 4 || argc > 5) return usage();
+  std::ifstream in(argv[3]);
+  if (!in) fail(ErrorCode::BadInput, "cannot read the Core ATen list '", argv[3], "'");
+  std::set<std::string> core;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') core.insert(line);
+  std::set<std::string> have(registered.begin(), registered.end());
+  const std::string mode = argc == 5 ? argv[4] : "";
+  if (mode == "--supported" || mode == "--extra") {
+    const bool supported = mode == "--supported";
+    for (const auto& n : supported ? core : have)
+      if ((supported ? have : core).count(n) == supported) std::cout << n << "\n";
+    return 0;
+  }
+  if (!mode.empty()) return usage();
+  std::vector<std::string> missing;
+  for (const auto& n : core)
+    if (!have.count(n)) missing.push_back(n);
+  std::cout << (core.size() - missing.size()) << " of " << core.size() << " Core ATen overloads supported\n";
+  for (const auto& n : missing) std::cout << "  missing " << n << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "ops") return ops(argc, argv);
   if (argc < 3) return usage();
   const std::string command = argv[1];
   try {
@@ -215,6 +252,7 @@ int main(int argc, char** argv) {
     if (command == "decompose" && argc >= 4) return decompose(argc, argv);
     if (command == "save" && argc >= 4) return rewrite(argv, [](ExportedProgram p) { return p; });
     if (command == "conform") return conform(argc, argv);
+    if (command == "ops") return ops(argc, argv);
     if (command == "bench") {
       bool core = false;
       int runs = 20;
