@@ -59,7 +59,9 @@ std::shared_ptr<Storage> Storage::borrow(uint8_t* data, size_t nbytes,
 
 int64_t shape_numel(const Shape& sizes) {
   int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+  for (int64_t s : sizes)
+    if (__builtin_mul_overflow(n, s, &n))
+      fail(ErrorCode::BadInput, "shape ", shape_to_string(sizes), " has more than 2^63 elements");
   return n;
 }
 
