@@ -6,6 +6,7 @@
 
 #include "tensor/allocator.h"
 #include "tensor/dispatch.h"
+#include "tensor/storage_size.h"
 #include "tensor/strided_loop.h"
 #include "util/error.h"
 
@@ -98,7 +99,7 @@ namespace {
 Tensor new_contiguous(DType dtype, const Shape& sizes, bool zeroed) {
   for (int64_t s : sizes)
     if (s < 0) fail(ErrorCode::BadInput, "negative dimension in shape ", shape_to_string(sizes));
-  auto storage = Storage::allocate(static_cast<size_t>(shape_numel(sizes)) * element_size(dtype), zeroed);
+  auto storage = Storage::allocate(storage_bytes(shape_numel(sizes), dtype), zeroed);
   return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
 }
 

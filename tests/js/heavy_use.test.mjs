@@ -28,9 +28,13 @@ function cyclesFor(fixture) {
   return statSync(join(FIXTURES, fixture, 'model.pt2')).size > LARGE_ARCHIVE ? 25 : 1000;
 }
 
-async function firstCall(fixture) {
+async function firstCase(fixture) {
   const { cases } = await readCases(join(FIXTURES, fixture, 'cases.json'));
-  return decodeCall(cases.find((c) => c.expected !== undefined));
+  return cases.find((c) => c.expected !== undefined);
+}
+
+async function firstCall(fixture) {
+  return decodeCall(await firstCase(fixture));
 }
 
 // The bytes of every tensor in a (nested) value, for exact comparison.
@@ -49,9 +53,11 @@ for (const fixture of fixtureNames()) {
   const cycles = cyclesFor(fixture);
   test(`${fixture}: ${cycles} load/run/dispose cycles return the heap to its baseline`, async () => {
     const bytes = new Uint8Array(readFileSync(join(FIXTURES, fixture, 'model.pt2')));
-    const { args, kwargs } = await firstCall(fixture);
+    const testCase = await firstCase(fixture);
     let last;
     async function cycle() {
+      // Fresh inputs every cycle: a program may write into them (input_mutation).
+      const { args, kwargs } = decodeCall(testCase);
       const program = await load(bytes);
       try {
         last = tensorBytes(program.run(args, kwargs));
