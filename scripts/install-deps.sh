@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing pt2web needs, and only what is missing:
 # Debian packages (cmake, g++, make, ccache, emscripten, catch2, nlohmann-json3-dev,
-# nodejs, chromium for the browser tests) and, when npm/package.json declares dependencies, its npm packages.
+# nodejs, chromium for the browser tests, clang with its sanitizer and libFuzzer
+# runtimes for scripts/sanitize.sh and scripts/fuzz.sh, python3 for the seeds) and, when npm/package.json declares dependencies, its npm packages.
 # Safe to run again: it does nothing when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,8 @@ apt_install() {
   "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
-apt_install cmake g++ make ccache emscripten catch2 nlohmann-json3-dev nodejs chromium
+apt_install cmake g++ make ccache emscripten catch2 nlohmann-json3-dev nodejs chromium \
+  clang libclang-rt-dev python3
 
 # npm packages, only when the package declares some.
 needs_npm=$(node -e '

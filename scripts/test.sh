@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, checks that src/'s layers only
 # include downwards (scripts/check-layers.sh), builds, then runs the native Catch2
-# tests, the same tests compiled to wasm (under node), the Node tests of the
+# tests, the same tests under ASan + UBSan + LeakSanitizer (scripts/sanitize.sh,
+# clang build in build/sanitize), a bounded run of each libFuzzer target
+# (scripts/fuzz.sh, PT2WEB_FUZZ_SECONDS each, default 25), the same tests
+# compiled to wasm (under node), the Node tests of the
 # npm package and CLI (tests/js), the packaging test (tests/package), the
 # benchmark harness' self-checks and the web demo's tests in headless
 # chromium (tests/browser). Runs them all and exits non-zero if any failed.
@@ -21,6 +24,10 @@ wasm_dir=${PT2WEB_WASM_BUILD:-build/wasm}
 
 echo "== native tests"
 (cd "$native_dir" && ctest --output-on-failure --no-tests=error) || failed+=(native)
+echo "== native tests under sanitizers"
+bash scripts/sanitize.sh || failed+=(sanitize)
+echo "== bounded fuzzing"
+bash scripts/fuzz.sh "${PT2WEB_FUZZ_SECONDS:-25}" || failed+=(fuzz)
 echo "== wasm tests (node)"
 (cd "$wasm_dir" && ctest --output-on-failure --no-tests=error) || failed+=(wasm)
 echo "== JavaScript tests"

@@ -101,6 +101,30 @@ class Parser {
     bad(path, "expected a number");
   }
 
+  // A float where an integer is expected, truncated like Python's int().
+  int64_t float_to_int(double v, const std::string& path) const {
+    if (!(v > -9.3e18 && v < 9.3e18)) bad(path, "number out of int64 range");
+    return static_cast<int64_t>(v);
+  }
+
+  // torch tensors never have negative sizes or strides, and their element
+  // count fits int64; anything else is a corrupt or hostile file.
+  void check_geometry(const TensorMeta& meta, const std::string& path) const {
+    int64_t numel = 1;
+    for (size_t i = 0; i < meta.sizes.size(); ++i) {
+      const SymInt& size = meta.sizes[i];
+      if (size.is_symbolic) continue;
+      if (size.value < 0)
+        bad(path + ".sizes[" + std::to_string(i) + "]", "negative size " + std::to_string(size.value));
+      if (__builtin_mul_overflow(numel, size.value, &numel))
+        bad(path + ".sizes", "the element count overflows int64");
+    }
+    for (size_t i = 0; i < meta.strides.size(); ++i)
+      if (!meta.strides[i].is_symbolic && meta.strides[i].value < 0)
+        bad(path + ".strides[" + std::to_string(i) + "]",
+            "negative stride " + std::to_string(meta.strides[i].value));
+  }
+
   std::string get_string(const json& j, const std::string& path) const {
     if (!j.is_string()) bad(path, "expected a string");
     return j.get<std::string>();
@@ -115,7 +139,7 @@ class Parser {
     auto [key, payload] = variant(j, path);
     SymInt out;
     if (key == "as_int" || key == "as_bool" || key == "as_float") {
-      out.value = key == "as_float" ? static_cast<int64_t>(get_float(*payload, path))
+      out.value = key == "as_float" ? float_to_int(get_float(*payload, path), path)
                                     : get_int(*payload, path);
       return out;
     }
@@ -150,6 +174,7 @@ class Parser {
     if (meta.contains("requires_grad")) out.requires_grad = meta["requires_grad"].get<bool>();
     if (meta.contains("device") && meta["device"].is_object() && meta["device"].contains("type"))
       out.device = meta["device"]["type"].get<std::string>();
+    check_geometry(out, path);
     return out;
   }
 
@@ -255,7 +280,8 @@ class Parser {
       a.names.push_back("");
       if (key == "as_float") {
         a.floats.push_back(get_float(*v, path));
-        a.ints.push_back(static_cast<int64_t>(a.floats.back()));
+        double f = a.floats.back();  // inf and NaN are valid floats with no int view
+        a.ints.push_back(f > -9.3e18 && f < 9.3e18 ? static_cast<int64_t>(f) : 0);
         a.bools.push_back(a.floats.back() != 0);
       } else {
         a.ints.push_back(get_int(*v, path));
@@ -292,7 +318,19 @@ class Parser {
     return n;
   }
 
+  // Subgraphs (cond, while_loop, map) nest a few levels in real programs; the
+  // bound keeps the recursive readers (here, verifier, executor) off the
+  // end of the stack.
+  static constexpr int kMaxGraphDepth = 32;
+
   Graph parse_graph(const json& j, const std::string& path) const {
+    if (graph_depth_ >= kMaxGraphDepth)
+      bad(path, "subgraphs nest more than " + std::to_string(kMaxGraphDepth) + " levels deep");
+    struct Nesting {
+      int& depth;
+      explicit Nesting(int& d) : depth(d) { ++depth; }
+      ~Nesting() { --depth; }
+    } nesting(graph_depth_);
     Graph g;
     const json& inputs = field(j, "inputs", path);
     for (size_t i = 0; i < inputs.size(); ++i)
@@ -432,7 +470,7 @@ class Parser {
     if (j.is_null()) return std::nullopt;
     if (j.is_string() || j.is_number_float()) {
       double d = get_float(j, "range_constraints");
-      if (std::isinf(d) || std::fabs(d) >= 9.2e18) return std::nullopt;
+      if (!(std::fabs(d) < 9.2e18)) return std::nullopt;  // infinite, NaN or huge
       return static_cast<int64_t>(d);
     }
     int64_t v = get_int(j, "range_constraints");
@@ -493,6 +531,9 @@ class Parser {
         if (it.value().is_number_integer()) ep.opset_version[it.key()] = it.value().get<int64_t>();
     return ep;
   }
+
+ private:
+  mutable int graph_depth_ = 0;  // parse_graph calls in progress
 };
 
 }  // namespace

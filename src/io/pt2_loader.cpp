@@ -6,6 +6,7 @@
 #include "io/program_json.h"
 #include "io/torch_load.h"
 #include "tensor/alignment.h"
+#include "tensor/view_bounds.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -102,36 +103,47 @@ ExportedProgram load_legacy(const ZipArchive& archive, const std::string& label)
   return ep;
 }
 
+// One raw weight file (torch >= 2.9) as a tensor: its tensor_meta gives
+// dtype, sizes, strides and offset, checked against the file's size.
+Tensor load_raw_payload(const ZipArchive& archive, const std::string& file, const json& meta) {
+  const json& tm = meta.at("tensor_meta");
+  DType dtype = dtype_from_serialized(tm.at("dtype").get<int64_t>());
+  Shape sizes, strides;
+  for (const auto& s : tm.at("sizes")) sizes.push_back(s.at("as_int").get<int64_t>());
+  for (const auto& s : tm.at("strides")) strides.push_back(s.at("as_int").get<int64_t>());
+  int64_t offset = tm.at("storage_offset").at("as_int").get<int64_t>();
+  ByteSpan span = archive.read(file);
+  std::string problem = view_bounds_problem(sizes, strides, offset, span.size / element_size(dtype));
+  if (!problem.empty()) fail(ErrorCode::BadFile, archive.label(), ": weight file '", file, "': ", problem);
+  auto storage = Storage::allocate(span.size);
+  std::memcpy(storage->data(), span.data, span.size);
+  return Tensor(storage, dtype, sizes, strides, offset);
+}
+
 // Raw weights (torch >= 2.9): a PayloadConfig JSON maps names to files.
 void load_payloads(const ZipArchive& archive, const std::string& root, const std::string& dir,
                    const std::string& config_entry, bool constants, ExportedProgram& ep) {
-  json config = json::parse(archive.read_string(config_entry));
-  for (auto it = config["config"].begin(); it != config["config"].end(); ++it) {
-    const json& meta = it.value();
-    std::string file = root + dir + meta["path_name"].get<std::string>();
-    if (meta.value("use_pickle", false)) {
-      PyValue v = load_nested(archive, file);
-      if (constants) ep.constants[it.key()] = v;
-      else ep.state_dict[it.key()] = v.tensor;
-    } else {
-      const json& tm = meta["tensor_meta"];
-      DType dtype = dtype_from_serialized(tm["dtype"].get<int64_t>());
-      Shape sizes, strides;
-      for (const auto& s : tm["sizes"]) sizes.push_back(s["as_int"].get<int64_t>());
-      for (const auto& s : tm["strides"]) strides.push_back(s["as_int"].get<int64_t>());
-      int64_t offset = tm["storage_offset"]["as_int"].get<int64_t>();
-      ByteSpan span = archive.read(file);
-      int64_t extent = offset + 1;
-      for (size_t d = 0; d < sizes.size(); ++d) extent += (sizes[d] - 1) * strides[d];
-      if (shape_numel(sizes) > 0 && static_cast<uint64_t>(extent) * element_size(dtype) > span.size)
-        fail(ErrorCode::BadFile, "weight file ", file, " is too small for ", it.key());
-      auto storage = Storage::allocate(span.size);
-      std::memcpy(storage->data(), span.data, span.size);
-      Tensor t(storage, dtype, sizes, strides, offset);
-      if (constants) ep.constants[it.key()] = PyValue::from_tensor(t);
-      else ep.state_dict[it.key()] = t;
+  try {
+    json config = json::parse(archive.read_string(config_entry));
+    const json& entries = config.at("config");
+    if (!entries.is_object()) fail(ErrorCode::BadFile, archive.label(), ": '", config_entry, "' has no config object");
+    for (auto it = entries.begin(); it != entries.end(); ++it) {
+      const json& meta = it.value();
+      std::string file = root + dir + meta.at("path_name").get<std::string>();
+      if (meta.value("use_pickle", false)) {
+        PyValue v = load_nested(archive, file);
+        if (constants) ep.constants[it.key()] = v;
+        else if (v.kind == PyValue::Kind::Tensor) ep.state_dict[it.key()] = v.tensor;
+        else fail(ErrorCode::BadFile, archive.label(), ": weight '", it.key(), "' is not a tensor");
+      } else {
+        Tensor t = load_raw_payload(archive, file, meta);
+        if (constants) ep.constants[it.key()] = PyValue::from_tensor(t);
+        else ep.state_dict[it.key()] = t;
+      }
+      (constants ? ep.constants_order : ep.state_dict_order).push_back(it.key());
     }
-    (constants ? ep.constants_order : ep.state_dict_order).push_back(it.key());
+  } catch (const json::exception& e) {
+    fail(ErrorCode::BadFile, archive.label(), ": malformed '", config_entry, "': ", e.what());
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
+#include "tensor/view_bounds.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -619,10 +620,6 @@ class Unpickler {
     Shape sizes = to_shape(args[2], "the tensor's size");
     Shape strides = to_shape(args[3], "the tensor's stride");
     DType dtype = dtype_arg ? dtype_of(*dtype_arg) : storage.dtype;
-    if (sizes.size() != strides.size())
-      bad("tensor size ", shape_to_string(sizes), " and stride ", shape_to_string(strides),
-          " differ in rank");
-
     uint64_t available = storages_.at(storage.s).storage->nbytes() / element_size(dtype);
     check_extent(storage.s, sizes, strides, offset, available);
 
@@ -634,25 +631,8 @@ class Unpickler {
   // Every element the strided view can reach must lie inside the storage.
   void check_extent(const std::string& key, const Shape& sizes, const Shape& strides,
                     int64_t offset, uint64_t available) const {
-    if (offset < 0) bad("negative storage offset ", offset);
-    bool empty = false;
-    int64_t last = offset;  // index of the furthest element
-    for (size_t d = 0; d < sizes.size(); ++d) {
-      if (sizes[d] < 0 || strides[d] < 0)
-        bad("tensor size ", shape_to_string(sizes), " / stride ", shape_to_string(strides),
-            " has negative entries");
-      if (sizes[d] == 0) empty = true;
-      int64_t reach = 0;
-      if (sizes[d] > 0 && (__builtin_mul_overflow(sizes[d] - 1, strides[d], &reach) ||
-                           __builtin_add_overflow(last, reach, &last)))
-        bad("tensor size ", shape_to_string(sizes), " / stride ", shape_to_string(strides),
-            " overflows");
-    }
-    uint64_t needed = empty ? static_cast<uint64_t>(offset) : static_cast<uint64_t>(last) + 1;
-    if (needed > available)
-      bad("tensor of size ", shape_to_string(sizes), ", stride ", shape_to_string(strides),
-          " and offset ", offset, " needs ", needed, " elements but storage '", key, "' has ",
-          available);
+    std::string problem = view_bounds_problem(sizes, strides, offset, available);
+    if (!problem.empty()) bad("storage '", key, "': ", problem);
   }
 
   // --- the opcode loop -----------------------------------------------------

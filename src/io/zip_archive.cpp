@@ -1,5 +1,7 @@
 #include "io/zip_archive.h"
 
+#include <algorithm>
+
 #include "util/error.h"
 
 namespace pt2web {
@@ -183,9 +185,10 @@ uint64_t local_data_offset(const View& view, uint64_t header, const ZipArchive::
   return data;
 }
 
-// Parses the central directory header at `pos`; returns the header's length.
+// Parses the central directory header at `pos`; returns the header's length
+// and sets `local_offset` to where the entry's local header starts.
 uint64_t read_central_entry(const View& view, uint64_t pos, uint64_t dir_end, uint64_t index,
-                            ZipArchive::Entry& entry) {
+                            ZipArchive::Entry& entry, uint64_t& local_offset) {
   if (dir_end - pos < kCentralHeaderSize)
     view.bad("corrupt archive: central directory entry ", index, " is truncated");
   if (view.u32(pos, "central directory") != kCentralHeaderSig)
@@ -198,7 +201,7 @@ uint64_t read_central_entry(const View& view, uint64_t pos, uint64_t dir_end, ui
   uint64_t name_len = view.u16(pos + 28, "central directory");
   uint64_t extra_len = view.u16(pos + 30, "central directory");
   uint64_t comment_len = view.u16(pos + 32, "central directory");
-  uint64_t local_offset = view.u32(pos + 42, "central directory");
+  local_offset = view.u32(pos + 42, "central directory");
 
   uint64_t length = kCentralHeaderSize + name_len + extra_len + comment_len;
   if (length > dir_end - pos)
@@ -212,6 +215,25 @@ uint64_t read_central_entry(const View& view, uint64_t pos, uint64_t dir_end, ui
              " but compressed size ", entry.compressed_size);
   entry.data_offset = local_data_offset(view, local_offset, entry);
   return length;
+}
+
+// A record: an entry's local header through the end of its data.
+struct RecordSpan {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  const std::string* name = nullptr;
+};
+
+// Real archives lay records out one after another; records that share bytes
+// (a zip-bomb trick, or a corrupt directory) are refused.
+void check_no_overlap(const View& view, std::vector<RecordSpan> spans) {
+  std::sort(spans.begin(), spans.end(),
+            [](const RecordSpan& a, const RecordSpan& b) { return a.begin < b.begin; });
+  for (size_t k = 1; k < spans.size(); ++k)
+    if (spans[k].begin < spans[k - 1].end)
+      view.bad("corrupt archive: entries '", *spans[k - 1].name, "' (bytes ", spans[k - 1].begin,
+               " to ", spans[k - 1].end, ") and '", *spans[k].name, "' (from byte ", spans[k].begin,
+               ") overlap");
 }
 
 }  // namespace
@@ -236,14 +258,22 @@ ZipArchive ZipArchive::open(Bytes bytes, std::string label, uint64_t offset, uin
   archive.entries_.reserve(static_cast<size_t>(dir.entries));
   uint64_t pos = dir.offset;
   uint64_t dir_end = dir.offset + dir.size;
+  std::vector<std::pair<uint64_t, uint64_t>> records;  // local header, data end
+  records.reserve(static_cast<size_t>(dir.entries));
   for (uint64_t k = 0; k < dir.entries; ++k) {
     Entry entry;
-    pos += read_central_entry(view, pos, dir_end, k, entry);
+    uint64_t local_offset = 0;
+    pos += read_central_entry(view, pos, dir_end, k, entry, local_offset);
+    records.emplace_back(local_offset, entry.data_offset + entry.compressed_size);
     entry.data_offset += offset;
     if (!archive.index_.emplace(entry.name, archive.entries_.size()).second)
       view.bad("corrupt archive: duplicate entry '", entry.name, "'");
     archive.entries_.push_back(std::move(entry));
   }
+  std::vector<RecordSpan> spans;
+  for (size_t k = 0; k < records.size(); ++k)
+    spans.push_back({records[k].first, records[k].second, &archive.entries_[k].name});
+  check_no_overlap(view, std::move(spans));
   return archive;
 }
 

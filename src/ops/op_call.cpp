@@ -1,5 +1,9 @@
 #include "ops/op_call.h"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
 #include "util/error.h"
 
 namespace pt2web {
@@ -94,13 +98,26 @@ bool OpCall::bool_arg(size_t index) const {
   wrong_kind(*this, index, "a bool");
 }
 
+namespace {
+
+// A double's integer view: truncated, saturated at the int64 range (inf,
+// 1e300), 0 for NaN; casting such values directly is undefined behaviour.
+int64_t int_view(double d) {
+  if (std::isnan(d)) return 0;
+  if (d >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::max();
+  if (d <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(d);
+}
+
+}  // namespace
+
 Scalar OpCall::scalar(size_t index) const {
   const Value& v = arg(index);
   Scalar s;
   switch (v.kind) {
     case Value::Kind::Bool: s.kind = Scalar::Kind::Bool; s.i = v.b ? 1 : 0; s.d = s.i; return s;
     case Value::Kind::Int: s.kind = Scalar::Kind::Int; s.i = v.i; s.d = static_cast<double>(v.i); return s;
-    case Value::Kind::Double: s.kind = Scalar::Kind::Double; s.d = v.d; s.i = static_cast<int64_t>(v.d); return s;
+    case Value::Kind::Double: s.kind = Scalar::Kind::Double; s.d = v.d; s.i = int_view(v.d); return s;
     default: wrong_kind(*this, index, "a number");
   }
 }

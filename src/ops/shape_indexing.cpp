@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ops/op_utils.h"
+#include "tensor/storage_size.h"
 #include "tensor/strided_loop.h"
 #include "util/error.h"
 
@@ -220,7 +221,7 @@ bool non_overlapping_and_dense(const Tensor& x) {
 
 Tensor empty_like_preserving(const Tensor& x, DType dtype) {
   if (x.is_contiguous() || !non_overlapping_and_dense(x)) return Tensor::empty(dtype, x.sizes());
-  auto storage = Storage::allocate(static_cast<size_t>(x.numel()) * element_size(dtype));
+  auto storage = Storage::allocate(storage_bytes(x.numel(), dtype));
   return Tensor(std::move(storage), dtype, x.sizes(), x.strides(), 0);
 }
 

@@ -9,20 +9,22 @@ namespace pt2web {
 
 namespace {
 
-// Names a graph defines: its inputs and every node output.
-void collect_defined(const Argument& a, std::set<std::string>& defined) {
+// Names a graph defines: its inputs and every node output. Each value is
+// defined once (the runtime keys values by name).
+void collect_defined(const Argument& a, std::set<std::string>& defined, const std::string& where) {
+  auto define = [&](const std::string& name) {
+    if (!name.empty() && !defined.insert(name).second)
+      fail(ErrorCode::BadProgram, where, " defines value '", name, "' a second time");
+  };
   switch (a.kind) {
     case Argument::Kind::Tensor:
     case Argument::Kind::SymInt:
     case Argument::Kind::SymBool:
     case Argument::Kind::SymFloat:
-    case Argument::Kind::CustomObj:
-      if (!a.name.empty()) defined.insert(a.name);
-      break;
+    case Argument::Kind::CustomObj: define(a.name); break;
     case Argument::Kind::Tensors:
     case Argument::Kind::OptionalTensors:
-      for (const auto& n : a.names)
-        if (!n.empty()) defined.insert(n);
+      for (const auto& n : a.names) define(n);
       break;
     default: break;
   }
@@ -52,7 +54,7 @@ void check_uses(const Argument& a, const std::set<std::string>& defined, const s
 
 void verify_graph(const Graph& graph, const std::string& label) {
   std::set<std::string> defined;
-  for (const auto& input : graph.inputs) collect_defined(input, defined);
+  for (const auto& input : graph.inputs) collect_defined(input, defined, label + " input");
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node& node = graph.nodes[i];
     std::string where = label + " node " + std::to_string(i) + " (" + node.target + ")";
@@ -61,7 +63,7 @@ void verify_graph(const Graph& graph, const std::string& label) {
       if (in.arg.kind == Argument::Kind::Graph) verify_graph(*in.arg.graph, label + "." + in.arg.name);
     }
     for (const auto& out : node.outputs) {
-      collect_defined(out, defined);
+      collect_defined(out, defined, where);
       if (out.kind == Argument::Kind::Tensor && !graph.tensor_values.count(out.name))
         fail(ErrorCode::BadProgram, where, " output '", out.name, "' has no tensor metadata");
     }

@@ -25,13 +25,11 @@ bool returns_alias(const OpSchema& schema) {
 
 }  // namespace
 
-std::set<std::string> buffers_the_program_may_write(const ExportedProgram& program) {
+std::set<std::string> buffers_written_in_place(const ExportedProgram& program) {
   std::set<std::string> written;
   std::map<std::string, Taint> taint;
   for (const auto& spec : program.signature.input_specs)
     if (spec.kind == InputKind::Buffer) taint[spec.arg.name].insert(spec.target);
-  for (const auto& spec : program.signature.output_specs)
-    if (spec.kind == OutputKind::BufferMutation) written.insert(spec.target);
 
   for (const Node& node : program.graph.nodes) {
     const OpEntry* entry = op_table().find(qualified_op_name(node.target));
@@ -56,6 +54,13 @@ std::set<std::string> buffers_the_program_may_write(const ExportedProgram& progr
       for (const auto& n : names) taint[n].insert(reaching.begin(), reaching.end());
     }
   }
+  return written;
+}
+
+std::set<std::string> buffers_the_program_may_write(const ExportedProgram& program) {
+  std::set<std::string> written = buffers_written_in_place(program);
+  for (const auto& spec : program.signature.output_specs)
+    if (spec.kind == OutputKind::BufferMutation) written.insert(spec.target);
   return written;
 }
 

@@ -6,7 +6,10 @@
 // kernel, which are assumed to alias and write everything they receive).
 //
 // The session copies only these buffers at creation; the others (PT2E's
-// int8 weights, for instance) stay borrowed from the loaded archive.
+// int8 weights, for instance) stay borrowed from the loaded archive. The
+// buffers written in place, while the graph runs, are the ones a failed run
+// must put back (runtime/buffer_rollback.h); BUFFER_MUTATION outputs are
+// written only after the whole graph ran.
 // Never throws for a verified program.
 #pragma once
 
@@ -17,6 +20,9 @@
 
 namespace pt2web {
 
+// Buffers reaching a mutable operator argument (directly or through aliases).
+std::set<std::string> buffers_written_in_place(const ExportedProgram& program);
+// Those and the targets of BUFFER_MUTATION outputs.
 std::set<std::string> buffers_the_program_may_write(const ExportedProgram& program);
 
 }  // namespace pt2web

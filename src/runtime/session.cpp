@@ -1,6 +1,7 @@
 #include "runtime/session.h"
 
 #include "io/pt2_loader.h"
+#include "runtime/buffer_rollback.h"
 #include "runtime/buffer_writes.h"
 #include "tensor/alignment.h"
 #include "util/error.h"
@@ -20,6 +21,7 @@ Tensor constant_tensor(const ExportedProgram& program, const std::string& name) 
 
 Session::Session(ExportedProgram program) : program_(std::move(program)), executor_(program_.graph) {
   const std::set<std::string> written = buffers_the_program_may_write(program_);
+  written_in_place_ = buffers_written_in_place(program_);
   for (const auto& spec : program_.signature.input_specs) {
     if (spec.kind == InputKind::CustomObj)
       fail(ErrorCode::Unsupported, "custom object '", spec.target, "' (torchbind) cannot be run by pt2web");
@@ -65,13 +67,17 @@ std::string shape_signature(const BoundInputs& bound) {
 
 PyValue Session::run(const PyValue& args, const PyValue& kwargs, TreeSpec::SequenceMatch sequences) {
   BoundInputs bound = bind_user_inputs(program_, args, kwargs, sequences);
+  // A failed run leaves the buffers as they were (runtime/buffer_rollback.h).
+  BufferRollback rollback(buffers_, written_in_place_);
   std::string key = shape_signature(bound);
   auto it = plans_.find(key);
   if (it != plans_.end()) {
     PlannedAllocator allocator(it->second, arena_);
     ScopedStorageAllocator scope(&allocator);
     last_plan_ = &it->second;
-    return execute(bound);
+    PyValue outputs = execute(bound);
+    rollback.commit();
+    return outputs;
   }
   RecordingAllocator recorder;
   PyValue outputs;
@@ -79,6 +85,7 @@ PyValue Session::run(const PyValue& args, const PyValue& kwargs, TreeSpec::Seque
     ScopedStorageAllocator scope(&recorder);
     outputs = execute(bound);
   }
+  rollback.commit();
   if (plans_.size() >= kMaxPlans) {
     plans_.erase(plan_order_.front());
     plan_order_.erase(plan_order_.begin());

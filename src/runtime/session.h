@@ -12,7 +12,8 @@
 // set_buffer() writes them; the loaded values are kept for reset_state().
 // Errors: creation throws Error(Unsupported) listing every operator without
 // a kernel; run() throws Error(BadInput) for bad inputs (nothing is computed
-// and the state is unchanged) and kernel errors with the node named.
+// and the state is unchanged) and kernel errors with the node named, after
+// which the buffers hold what they held before the call (buffer_rollback.h).
 #pragma once
 
 #include <map>
@@ -65,6 +66,7 @@ class Session {
   std::map<std::string, Tensor> buffers_;          // mutable copies, by buffer name
   std::map<std::string, Tensor> initial_buffers_;  // loaded values
   std::set<std::string> owned_buffers_;            // buffers_ entries that are private copies
+  std::set<std::string> written_in_place_;         // saved before each run (buffer_rollback.h)
   // Memory plans by input-shape signature, and one arena shared by them
   // (runs are sequential, so the largest plan's arena serves them all).
   std::map<std::string, MemoryPlan> plans_;

@@ -6,6 +6,7 @@
 
 #include "tensor/allocator.h"
 #include "tensor/dispatch.h"
+#include "tensor/storage_size.h"
 #include "tensor/strided_loop.h"
 #include "util/error.h"
 
@@ -59,7 +60,9 @@ std::shared_ptr<Storage> Storage::borrow(uint8_t* data, size_t nbytes,
 
 int64_t shape_numel(const Shape& sizes) {
   int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+  for (int64_t s : sizes)
+    if (__builtin_mul_overflow(n, s, &n))
+      fail(ErrorCode::BadInput, "shape ", shape_to_string(sizes), " has more than 2^63 elements");
   return n;
 }
 
@@ -96,7 +99,7 @@ namespace {
 Tensor new_contiguous(DType dtype, const Shape& sizes, bool zeroed) {
   for (int64_t s : sizes)
     if (s < 0) fail(ErrorCode::BadInput, "negative dimension in shape ", shape_to_string(sizes));
-  auto storage = Storage::allocate(static_cast<size_t>(shape_numel(sizes)) * element_size(dtype), zeroed);
+  auto storage = Storage::allocate(storage_bytes(shape_numel(sizes), dtype), zeroed);
   return Tensor(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0);
 }
 

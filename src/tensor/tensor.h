@@ -6,7 +6,7 @@
 // example the loaded archive, so weights are never copied).
 //
 // Errors: shape or dtype misuse throws Error(Internal) through PT2WEB_CHECK;
-// callers validate user-facing shapes before they build tensors.
+// callers validate shapes first (shape_numel beyond int64 is BadInput).
 #pragma once
 
 #include <cstdint>

@@ -11,6 +11,7 @@
 #include "ops/creation/creation.h"
 #include "ops/op_utils.h"
 #include "ops/shape_indexing.h"
+#include "tensor/storage_size.h"
 
 namespace pt2web {
 
@@ -59,7 +60,7 @@ Tensor allocate(const OpCall& c, const Shape& sizes, DType dtype, size_t format_
   if (format == kPreserve) return like ? empty_like_preserving(*like, dtype) : Tensor::empty(dtype, sizes);
   if (format == kChannelsLast || format == kChannelsLast3d) {
     Shape strides = channels_last_strides(c, sizes, format == kChannelsLast ? 4 : 5);
-    auto storage = Storage::allocate(static_cast<size_t>(shape_numel(sizes)) * element_size(dtype));
+    auto storage = Storage::allocate(storage_bytes(shape_numel(sizes), dtype));
     return Tensor(std::move(storage), dtype, sizes, strides, 0);
   }
   return Tensor::empty(dtype, sizes);
@@ -147,7 +148,7 @@ Tensor strided_tensor(const OpCall& c, const std::vector<int64_t>& sizes, const 
     fail(ErrorCode::BadInput, c.where(), "mismatch in length of strides and shape");
   if (extent != 0)
     for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
-  auto storage = Storage::allocate(static_cast<size_t>(extent) * element_size(dtype));
+  auto storage = Storage::allocate(storage_bytes(extent, dtype));
   return Tensor(std::move(storage), dtype, sizes, strides, 0);
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "ops/shape/shape.h"
+#include "tensor/storage_size.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -19,7 +20,7 @@ Tensor resized(const OpCall& c, const Tensor& self, const Shape& sizes, bool cop
            shape_to_string(sizes));
   const size_t item = element_size(self.dtype());
   const size_t offset_bytes = static_cast<size_t>(self.storage_offset()) * item;
-  const size_t needed = offset_bytes + static_cast<size_t>(shape_numel(sizes)) * item;
+  const size_t needed = offset_bytes + storage_bytes(shape_numel(sizes), self.dtype());
   const size_t have = self.storage() ? self.storage()->nbytes() : 0;
   if (needed <= have && !copy) return self.as_strided(sizes, contiguous_strides(sizes), self.storage_offset());
   auto storage = Storage::allocate(std::max(needed, item));

@@ -132,7 +132,10 @@ TEST_CASE("every output path of every fixture reaches a returned value", "[loade
     for (const auto& c : cases) {
       if (c.expects_error) continue;
       PyValue out = program->run(c.args, c.kwargs);
-      for (const auto& output : program->describe()["outputs"]) {
+      // Kept in a variable: a range-for over describe()["outputs"] would read
+      // the outputs of a temporary destroyed before the loop body runs.
+      const nlohmann::json description = program->describe();
+      for (const auto& output : description["outputs"]) {
         INFO(name << " output " << output["path"]);
         CHECK(at_path(out, output["path"].get<std::string>()) != nullptr);
       }
