@@ -17,7 +17,10 @@ jobs=${PT2WEB_JOBS:-2}
 export NODE_PATH=/usr/share/nodejs
 # emcc compiles through ccache when it is installed (CMake does the same for
 # the native build), so rebuilds of unchanged sources are cache hits.
-if command -v ccache >/dev/null; then export EM_COMPILER_WRAPPER=ccache; fi
+# Paths are hashed relative to this tree, so clones elsewhere share the cache.
+if command -v ccache >/dev/null; then
+  export EM_COMPILER_WRAPPER=ccache CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
 
 cmake -S . -B "$native_dir" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$native_dir" -j "$jobs"
