@@ -63,6 +63,13 @@ export function errorFromCode(code, message) {
   return ErrorClass ? new ErrorClass(message) : new Pt2webError(message, code);
 }
 
+// Emscripten's aborts advise rebuilding with assertions, which only helps
+// pt2web's developers; a user gets what happened, and whether memory ran out.
+function withoutBuildAdvice(message) {
+  const text = String(message).replace(/\s*Build with -s ASSERTIONS=1 for more info\.?/, '');
+  return /^Aborted\(/.test(text) ? `the WebAssembly module aborted (out of memory, or a bug): ${text.replace(/\.$/, '')}` : text;
+}
+
 /**
  * Calls into the wasm module and returns the result's value. The bindings
  * report failures as results; anything thrown instead (a JS exception from
@@ -73,7 +80,7 @@ export function callNative(fn) {
   try {
     result = fn();
   } catch (cause) {
-    const error = new InternalError(`unexpected failure inside pt2web: ${cause?.message ?? cause}`);
+    const error = new InternalError(`unexpected failure inside pt2web: ${withoutBuildAdvice(cause?.message ?? cause)}`);
     error.cause = cause;
     throw error;
   }

@@ -12,7 +12,7 @@
 
 import { BadInputError, callNative } from './errors.js';
 import { Tensor } from './tensor.js';
-import { fromNative } from './values.js';
+import { fromNative, nativeCall } from './values.js';
 
 const finalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((native) => native.delete()) : null;
@@ -22,11 +22,13 @@ export class Program {
   #summary; // the description without the printed program
   #description;
   #threads;
+  #threadsReason;
 
   /** @internal use load() */
-  constructor(native, threads = 1) {
+  constructor(native, threads = 1, threadsReason = null) {
     this.#native = native;
     this.#threads = threads;
+    this.#threadsReason = threadsReason;
     finalizer?.register(this, native, this);
   }
 
@@ -36,6 +38,11 @@ export class Program {
    */
   get threads() {
     return this.#threads;
+  }
+
+  /** Why the program got fewer threads than options.threads asked for; null when it did not. */
+  get threadsReason() {
+    return this.#threadsReason;
   }
 
   /** The full description (what `pt2web info` prints), the printed program included. */
@@ -85,7 +92,8 @@ export class Program {
    */
   run(args = [], kwargs = {}) {
     const native = this.#alive();
-    return fromNative(callNative(() => native.run(args, kwargs)));
+    const call = nativeCall(args, kwargs);
+    return fromNative(callNative(() => native.run(call.args, call.kwargs)));
   }
 
   /**
@@ -95,7 +103,8 @@ export class Program {
    */
   runProfiled(args = [], kwargs = {}) {
     const native = this.#alive();
-    const { outputs, profile } = callNative(() => native.runProfiled(args, kwargs));
+    const call = nativeCall(args, kwargs);
+    const { outputs, profile } = callNative(() => native.runProfiled(call.args, call.kwargs));
     return { outputs: fromNative(outputs), profile };
   }
 

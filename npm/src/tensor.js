@@ -7,7 +7,8 @@
 // encode); complex64/complex128 interleave real and imaginary parts in a
 // Float32Array/Float64Array. Data of another kind (a plain array, another
 // typed array) is converted into a new array of the right class; numbers
-// for 64-bit integer dtypes must be integers (BigInts are taken as they are).
+// for 64-bit integer dtypes must be integers (BigInts are taken as they are),
+// and numbers for the smaller integer dtypes must fit (no silent wrapping).
 //
 // A Tensor is plain JS memory: it owns nothing in the wasm heap and needs no
 // dispose(). run() copies inputs in and outputs out.
@@ -58,6 +59,16 @@ const DTYPE_OF_ARRAY = new Map([
   [BigUint64Array, 'uint64'],
 ]);
 
+// The values of the integer dtypes up to 32 bits.
+const INTEGER_RANGES = {
+  int8: [-128, 127],
+  uint8: [0, 255],
+  int16: [-32768, 32767],
+  uint16: [0, 65535],
+  int32: [-2147483648, 2147483647],
+  uint32: [0, 4294967295],
+};
+
 function lanesOf(dtype) {
   return dtype === 'complex64' || dtype === 'complex128' ? 2 : 1;
 }
@@ -78,7 +89,16 @@ function convertData(dtype, data) {
   if (dtype === 'bool') return Uint8Array.from(items, (x) => (x ? 1 : 0));
   if (dtype === 'float16') return Uint16Array.from(items, (x) => numberToFloat16(Number(x)));
   if (dtype === 'bfloat16') return Uint16Array.from(items, (x) => numberToBfloat16(Number(x)));
-  return ArrayClass.from(items, (x) => Number(x));
+  const range = INTEGER_RANGES[dtype];
+  if (!range) return ArrayClass.from(items, (x) => Number(x));
+  // Like torch.tensor(): fractions truncate toward zero, values out of range are refused (a typed array would wrap them).
+  return ArrayClass.from(items, (x, i) => {
+    const n = Math.trunc(Number(x));
+    if (!(n >= range[0] && n <= range[1])) {
+      throw new BadInputError(`${dtype} element ${i} is ${x}, which ${dtype} cannot hold (it holds ${range[0]} to ${range[1]})`);
+    }
+    return n;
+  });
 }
 
 export class Tensor {
