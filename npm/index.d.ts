@@ -1,7 +1,9 @@
-// TypeScript declarations of pt2web's public API (src/index.js). Every name
-// exported there is declared here, and every member of Program and Tensor;
-// tests/js/types.test.mjs checks both, and that a strict project compiles
-// against this file with TypeScript's default lib.
+// TypeScript declarations of pt2web's public API (src/index.js), written by
+// hand. tests/js/types.test.mjs keeps them true: every name exported there
+// is declared here and every member of Program, WorkerProgram and Tensor;
+// tsc checks the sources' own types (inferred, and their JSDoc) against
+// this file; and a strict project compiles against it with TypeScript's
+// default lib.
 
 // Program[Symbol.dispose] needs Symbol.dispose, which the default lib of
 // targets before esnext lacks.
@@ -308,6 +310,8 @@ export class Program extends ProgramBase {
   stateDict(): Record<string, Tensor>;
   /** Restores every buffer to its value at load time. */
   resetState(): void;
+  /** @internal sampleInputs(program, {random: true, seed}) is the public form. */
+  randomInputs(seed?: number): { args: InputValue[]; kwargs: Record<string, InputValue> };
 }
 
 /**
@@ -380,3 +384,6 @@ export class UnsupportedError extends Pt2webError { constructor(message: string)
 export class BadProgramError extends Pt2webError { constructor(message: string); readonly code: 'BAD_PROGRAM' }
 /** A bug in pt2web. */
 export class InternalError extends Pt2webError { constructor(message: string); readonly code: 'INTERNAL' }
+
+// Only what is exported above is public (ProgramBase is not).
+export {};

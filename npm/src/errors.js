@@ -6,43 +6,59 @@
 //   INTERNAL     a bug in pt2web
 // and a message that says what is wrong and where.
 
+/** @template {string} [Code=string] */
 export class Pt2webError extends Error {
-  constructor(message, code = 'INTERNAL') {
+  /**
+   * @param {string} message
+   * @param {Code} [code] one of the codes above (default INTERNAL)
+   */
+  constructor(message, code = /** @type {Code} */ ('INTERNAL')) {
     super(message);
     this.name = 'Pt2webError';
+    /** @type {Code} */
     this.code = code;
   }
 }
 
+/** @extends {Pt2webError<'BAD_FILE'>} */
 export class BadFileError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'BAD_FILE');
     this.name = 'BadFileError';
   }
 }
 
+/** @extends {Pt2webError<'BAD_INPUT'>} */
 export class BadInputError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'BAD_INPUT');
     this.name = 'BadInputError';
   }
 }
 
+/** @extends {Pt2webError<'UNSUPPORTED'>} */
 export class UnsupportedError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'UNSUPPORTED');
     this.name = 'UnsupportedError';
   }
 }
 
+/** @extends {Pt2webError<'BAD_PROGRAM'>} */
 export class BadProgramError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'BAD_PROGRAM');
     this.name = 'BadProgramError';
   }
 }
 
+/** @extends {Pt2webError<'INTERNAL'>} */
 export class InternalError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'INTERNAL');
     this.name = 'InternalError';

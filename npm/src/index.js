@@ -64,20 +64,35 @@ function threadedChoice(options) {
 }
 
 /**
- * Loads a program and prepares it to run.
+ * Loads a program and prepares it to run; rejects with UnsupportedError
+ * listing every missing operator.
+ * source: a URL, a path (Node), a Response, a Blob or the bytes.
+ * options: label: the program's name in error messages; onProgress({stage,
+ *   loaded, total}) as loading goes on (progress.js lists the stages); cache:
+ *   keep the bytes of a fetched model in the browser's Cache API
+ *   (model_cache.js); wasm: where pt2web.wasm is (URL or path), or its bytes
+ *   or compiled module; threads: how many threads runs may use (default 1).
+ *   More than 1 loads the threaded build where it can run (Node, cross-origin
+ *   isolated pages) and falls back to one thread elsewhere (with a console
+ *   warning, once); Program.threads tells which and Program.threadsReason
+ *   why; worker: true loads the program in a Web Worker (Node: a worker
+ *   thread) and resolves to a WorkerProgram, whose run() is async.
+ * The two forms below are the ones ../index.d.ts declares
+ * (tests/js/types.test.mjs checks that they fit).
+ *
+ * @overload
  * @param {string|URL|Response|Blob|ArrayBuffer|ArrayBufferView} source
- * @param {{label?: string, onProgress?: Function, wasm?: any, threads?: number}} [options]
- *   label: the program's name in error messages; onProgress({stage, loaded,
- *   total}) as loading goes on (progress.js lists the stages); cache: keep
- *   the bytes of a fetched model in the browser's Cache API (model_cache.js);
- *   wasm: where pt2web.wasm is (URL or path), or its bytes or compiled module;
- *   threads: how many threads runs may use (default 1). More than 1 loads the
- *   threaded build where it can run (Node, cross-origin isolated pages) and
- *   falls back to one thread elsewhere (with a console warning, once);
- *   Program.threads tells which and Program.threadsReason why;
- *   worker: true loads the program in a Web Worker (Node: a worker thread)
- *   and resolves to a WorkerProgram, whose run() is async.
- * @returns {Promise<Program|WorkerProgram>} rejects with UnsupportedError listing every missing operator
+ * @param {object & {worker: true}} options
+ * @returns {Promise<WorkerProgram>}
+ *
+ * @overload
+ * @param {string|URL|Response|Blob|ArrayBuffer|ArrayBufferView} source
+ * @param {object & {worker?: false}} [options]
+ * @returns {Promise<Program>}
+ *
+ * @param {string|URL|Response|Blob|ArrayBuffer|ArrayBufferView} source
+ * @param {any} [options]
+ * @returns {Promise<Program|WorkerProgram>}
  */
 export async function load(source, options = {}) {
   checkOptions(options, PROGRAM_OPTIONS, 'load()');
@@ -131,7 +146,7 @@ async function loadInWorker(source, { worker, onProgress, cache, label, ...rest 
 /**
  * Describes a program without preparing it to run, so programs with
  * unsupported operators can be inspected too. Same sources and options as load().
- * @returns {Promise<object>} the description (see Program.description)
+ * @returns {Promise<any>} the description (see Program.description; JSON from the core, typed in ../index.d.ts)
  */
 export async function inspect(source, options = {}) {
   checkOptions(options, LOAD_OPTIONS, 'inspect()');

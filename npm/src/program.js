@@ -11,6 +11,7 @@
 // JS copy that stays valid after dispose().
 
 import { BadInputError, callNative } from './errors.js';
+import { DISPOSE } from './platform.js';
 import { Tensor } from './tensor.js';
 import { fromNative, nativeCall } from './values.js';
 
@@ -170,7 +171,7 @@ export class Program {
   }
 
   /** For `using` declarations: the same as dispose(). */
-  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+  [DISPOSE]() {
     this.dispose();
   }
 

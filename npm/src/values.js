@@ -33,7 +33,11 @@ export function list(items) {
   return { list: Array.from(items) };
 }
 
-/** A Python dict from [key, value] pairs, keys strings or integers. */
+/**
+ * A Python dict from [key, value] pairs, keys strings or integers.
+ * @param {Iterable<readonly [string | number, any]>} pairs
+ * @returns {{dict: Array<[string | number, any]>}}
+ */
 export function dict(pairs) {
   return { dict: Array.from(pairs, ([k, v]) => [k, v]) };
 }

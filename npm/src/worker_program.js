@@ -15,7 +15,7 @@
 // rather than leaving it waiting.
 
 import { BadFileError, BadInputError, InternalError, errorFromCode } from './errors.js';
-import { importHidden, isNode } from './platform.js';
+import { DISPOSE, importHidden, isNode } from './platform.js';
 import { Tensor } from './tensor.js';
 import { fromNative, nativeCall } from './values.js';
 
@@ -62,19 +62,6 @@ async function startWorker() {
     end: () => worker.terminate(),
   };
 }
-
-// Members read from what the worker sent at load: as Program's, by name
-// (the description's parts under their JS names, and the thread counts).
-const LOADED_PARTS = {
-  inputs: (loaded) => loaded.description.inputs,
-  outputs: (loaded) => loaded.description.outputs,
-  signature: (loaded) => loaded.description.signature,
-  rangeConstraints: (loaded) => loaded.description.range_constraints,
-  dialect: (loaded) => loaded.description.dialect,
-  operators: (loaded) => loaded.description.operators,
-  threads: (loaded) => loaded.threads,
-  threadsReason: (loaded) => loaded.threadsReason,
-};
 
 export class WorkerProgram {
   #worker;
@@ -138,11 +125,15 @@ export class WorkerProgram {
     this.#pending.clear();
   }
 
-  static {
-    for (const [name, read] of Object.entries(LOADED_PARTS)) {
-      Object.defineProperty(this.prototype, name, { get() { return read(this.#loaded); }, configurable: true });
-    }
-  }
+  // What the worker sent at load, under Program's names.
+  get inputs() { return this.#loaded.description.inputs; }
+  get outputs() { return this.#loaded.description.outputs; }
+  get signature() { return this.#loaded.description.signature; }
+  get rangeConstraints() { return this.#loaded.description.range_constraints; }
+  get dialect() { return this.#loaded.description.dialect; }
+  get operators() { return this.#loaded.description.operators; }
+  get threads() { return this.#loaded.threads; }
+  get threadsReason() { return this.#loaded.threadsReason; }
 
   /** The full description (Program.description). */
   get description() {
@@ -206,7 +197,7 @@ export class WorkerProgram {
     this.#pending.clear();
   }
 
-  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+  [DISPOSE]() {
     this.dispose();
   }
 

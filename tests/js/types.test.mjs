@@ -1,8 +1,10 @@
-// The TypeScript declarations (npm/index.d.ts): every name src/index.js
-// exports is declared (and nothing else), every public member of Program
-// and Tensor too (so the hand-written file cannot drift from the code), and
-// the usage file tests/package/app/types_usage.mts passes `tsc --strict`
-// against them with TypeScript's default lib and no skipLibCheck.
+// The TypeScript declarations (npm/index.d.ts), written by hand, cannot
+// drift from the code: every name src/index.js exports is declared (and
+// nothing else), every public member of Program and Tensor too, and tsc
+// checks the sources (their inferred and JSDoc types) against the
+// declarations (types/source_matches_declarations.mts). The usage file
+// tests/package/app/types_usage.mts passes `tsc --strict` against them with
+// TypeScript's default lib and no skipLibCheck.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -75,7 +77,9 @@ test('every runtime export is declared, and every declared value exists', async 
   assert.deepEqual([...values].sort(), Object.keys(api).sort());
 });
 
-test('the usage file type-checks with tsc --strict and the default lib', () => {
+// Runs tsc --strict (TypeScript's default lib, 'pt2web' resolved to the
+// declarations) on one file; extra: more compiler options.
+function typeCheck(file, extra = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'pt2web-types-'));
   try {
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
@@ -87,12 +91,21 @@ test('the usage file type-checks with tsc --strict and the default lib', () => {
         moduleResolution: 'bundler',
         types: [],
         paths: { pt2web: [DECLARATIONS] },
+        ...extra,
       },
-      files: [join(REPO, 'tests', 'package', 'app', 'types_usage.mts')],
+      files: [file],
     }));
     const result = spawnSync(process.execPath, [TSC, '-p', dir], { encoding: 'utf8' });
-    assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+    assert.equal(result.status, 0, `tsc failed on ${file}:\n${result.stdout}${result.stderr}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test('the usage file type-checks with tsc --strict and the default lib', () => {
+  typeCheck(join(REPO, 'tests', 'package', 'app', 'types_usage.mts'));
+});
+
+test('the JavaScript sources fit the declarations (tsc --strict --allowJs)', () => {
+  typeCheck(join(REPO, 'tests', 'js', 'types', 'source_matches_declarations.mts'), { allowJs: true, checkJs: false });
 });
