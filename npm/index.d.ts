@@ -310,6 +310,16 @@ export class Program extends ProgramBase {
   stateDict(): Record<string, Tensor>;
   /** Restores every buffer to its value at load time. */
   resetState(): void;
+  /**
+   * ExportedProgram.run_decompositions(): a new Program holding this one
+   * decomposed into Core ATen (dialect 'ATEN'), with the same threads; this
+   * one is unchanged. preserve: operators kept as they are
+   * ("aten.linear.default"). Dispose of the new Program too.
+   * @throws BadInputError for an operator that cannot be preserved
+   */
+  runDecompositions(options?: { preserve?: string[] }): Program;
+  /** The program as .pt2 bytes (torch.export.save's layout; load() reads them), its state as loaded. */
+  save(): Uint8Array;
   /** @internal sampleInputs(program, {random: true, seed}) is the public form. */
   randomInputs(seed?: number): { args: InputValue[]; kwargs: Record<string, InputValue> };
 }

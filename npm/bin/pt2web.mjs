@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The pt2web command line: info, run, check, bench and demo (usage below;
+// The pt2web command line: info, run, check, bench, decompose and demo (usage below;
 // `pt2web COMMAND --help` prints one command's). Help asked for goes to
 // stdout; usage printed because of a mistake goes to stderr.
 // Exit codes: 0 success, 1 failure (a pt2web error, failed cases), 2 bad usage.
@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError, integerOption, parseArgs } from '../src/cli/args.js';
 import { bench } from '../src/cli/bench.js';
 import { check } from '../src/cli/check.js';
+import { decompose } from '../src/cli/decompose.js';
 import { demo } from '../src/cli/demo.js';
 import { info } from '../src/cli/info.js';
 import { run } from '../src/cli/run.js';
@@ -67,6 +68,14 @@ ${THREADS_HELP}`,
       runs: integerOption(a.values, 'runs', 30, 1),
       json: a.flags.has('json'),
     }),
+  },
+  decompose: {
+    synopsis: 'decompose IN.pt2 OUT.pt2 [--preserve OP,...]',
+    help: `write IN's program after run_decompositions() (Core ATen, dialect
+ATEN) to OUT, as torch.export.save writes it; --preserve keeps the
+operators named (e.g. aten.linear.default) as they are`,
+    spec: { positional: 2, values: ['preserve'] },
+    start: (a) => decompose(a.positional[0], a.positional[1], { preserve: a.values.get('preserve') }),
   },
   demo: {
     synopsis: 'demo',

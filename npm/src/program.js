@@ -150,6 +150,44 @@ export class Program {
     return Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)]));
   }
 
+  /**
+   * ExportedProgram.run_decompositions(): a new Program holding this one
+   * decomposed into Core ATen (dialect "ATEN"), with the same threads; this
+   * program is unchanged. Operators named in preserve are kept as they are
+   * ("aten.linear.default" or "aten::linear.default").
+   * @param {{preserve?: string[]}} [options]
+   * @returns {Program}
+   * @throws BadInputError for an operator that cannot be preserved
+   */
+  runDecompositions(options = {}) {
+    const native = this.#alive();
+    if (options === null || typeof options !== 'object') throw new BadInputError('runDecompositions(): options must be an object');
+    const unknown = Object.keys(options).filter((key) => key !== 'preserve');
+    if (unknown.length) throw new BadInputError(`runDecompositions(): unknown option ${unknown.join(', ')} (known: preserve)`);
+    const preserve = options.preserve ?? [];
+    if (!Array.isArray(preserve)) throw new BadInputError('runDecompositions(): preserve must be an array of operator names');
+    // A fresh binding of the same module (its class is the instance's constructor).
+    const decomposed = new native.constructor();
+    try {
+      callNative(() => decomposed.loadDecomposed(native, preserve));
+      callNative(() => decomposed.setThreads(this.#threads));
+    } catch (error) {
+      decomposed.delete();
+      throw error;
+    }
+    return new Program(decomposed, this.#threads, this.#threadsReason);
+  }
+
+  /**
+   * The program as the bytes of a .pt2 file, as torch.export.save writes
+   * it (torch.export.load and load() read it), with its state as loaded.
+   * @returns {Uint8Array}
+   */
+  save() {
+    const native = this.#alive();
+    return callNative(() => native.save());
+  }
+
   /** Restores every buffer to its value at load time. */
   resetState() {
     const native = this.#alive();
