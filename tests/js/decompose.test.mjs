@@ -19,7 +19,7 @@ const MLP = join(FIXTURES, 'mlp');
 
 // Runs every case of a cases file on the program: torch's outputs, or a BAD_INPUT refusal where torch raised.
 async function assertPassesCases(program, casesFile) {
-  const cases = await readCases(join(MLP, casesFile));
+  const { cases } = await readCases(join(MLP, casesFile));
   assert.ok(cases.length > 0);
   for (const testCase of cases) {
     const { args, kwargs } = decodeCall(testCase);
