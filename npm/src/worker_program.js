@@ -36,7 +36,10 @@ function inputBuffers(value, out = new Set()) {
 async function startWorker() {
   if (isNode) {
     const { Worker } = await importHidden('node:worker_threads');
-    const worker = new Worker(new URL(WORKER_FILE, import.meta.url));
+    // Node hands a worker the process's options, and refuses some that only
+    // mean something for the main script (`node --input-type=module -e ...`).
+    const execArgv = process.execArgv.filter((option) => !option.startsWith('--input-type'));
+    const worker = new Worker(new URL(WORKER_FILE, import.meta.url), { execArgv });
     worker.unref();
     return {
       post: (message, transfer) => worker.postMessage(message, transfer),
