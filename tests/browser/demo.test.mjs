@@ -44,10 +44,20 @@ describe('web demo', { timeout: 150_000 }, () => {
 
   // True once element's top is inside the viewport (it was scrolled there).
   async function waitInView(selector) {
-    await page.waitForFunction((s) => {
-      const top = document.querySelector(s).getBoundingClientRect().top;
-      return top >= 0 && top < window.innerHeight;
-    }, selector, { timeout: TIMEOUT });
+    try {
+      await page.waitForFunction((s) => {
+        const top = document.querySelector(s).getBoundingClientRect().top;
+        return top >= 0 && top < window.innerHeight;
+      }, selector, { timeout: TIMEOUT });
+    } catch (error) {
+      const where = await page.evaluate((s) => ({
+        top: document.querySelector(s).getBoundingClientRect().top,
+        scrollY: window.scrollY,
+        innerHeight: window.innerHeight,
+        pageHeight: document.documentElement.scrollHeight,
+      }), selector);
+      throw new Error(`${selector} was not scrolled into view: ${JSON.stringify(where)}`, { cause: error });
+    }
   }
 
   async function drawDigit(digit) {

@@ -119,6 +119,7 @@ export function setupOpenCard() {
       opened.image = imageInputOf(result.description);
       runImageLabel.hidden = !opened.image;
       if (opened.image) runImageLabel.title = `scaled to ${opened.image.height} x ${opened.image.width}, values in [0, 1]`;
+      progress.hidden = true; // before scrolling: hiding it later would move what was scrolled to
       reveal(programBox);
     } catch (error) {
       showError(error, `could not open ${name}`);
@@ -144,6 +145,7 @@ export function setupOpenCard() {
       const result = await worker.run(mode, extra);
       replaceChildren(results, resultsView(result));
       card.dataset.state = 'ran';
+      progress.hidden = true; // before scrolling, as in open()
       reveal(results);
     } catch (error) {
       showError(error, `could not run ${opened.name}`);
