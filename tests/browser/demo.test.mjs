@@ -42,12 +42,13 @@ describe('web demo', { timeout: 150_000 }, () => {
     await demo?.close();
   });
 
-  // True once element's top is inside the viewport (it was scrolled there).
+  // Waits until the element's top is inside the viewport (it was scrolled there).
   async function waitInView(selector) {
     try {
       await page.waitForFunction((s) => {
         const top = document.querySelector(s).getBoundingClientRect().top;
-        return top >= 0 && top < window.innerHeight;
+        // Scrolling is by whole pixels and layout is not, so a top scrolled to is within a pixel of 0.
+        return top > -1 && top < window.innerHeight;
       }, selector, { timeout: TIMEOUT });
     } catch (error) {
       const where = await page.evaluate((s) => ({
