@@ -36,10 +36,13 @@ function inputBuffers(value, out = new Set()) {
 async function startWorker() {
   if (isNode) {
     const { Worker } = await importHidden('node:worker_threads');
-    // Node hands a worker the process's options, and refuses some that only
-    // mean something for the main script (`node --input-type=module -e ...`).
+    // A worker inherits the process's options, but refuses --input-type
+    // (`node --input-type=module -e ...`): then it is given the others. Only
+    // then, because options given explicitly are checked more strictly than
+    // inherited ones (Node 24's test runner passes some a worker refuses).
     const execArgv = process.execArgv.filter((option) => !option.startsWith('--input-type'));
-    const worker = new Worker(new URL(WORKER_FILE, import.meta.url), { execArgv });
+    const options = execArgv.length === process.execArgv.length ? {} : { execArgv };
+    const worker = new Worker(new URL(WORKER_FILE, import.meta.url), options);
     worker.unref();
     return {
       post: (message, transfer) => worker.postMessage(message, transfer),
