@@ -18,7 +18,9 @@ EMSCRIPTEN_BINDINGS(pt2web) {
       .function("stateDict", &ProgramBinding::state_dict)
       .function("resetState", &ProgramBinding::reset_state)
       .function("toString", &ProgramBinding::printed)
-      .function("setThreads", &ProgramBinding::set_threads);
+      .function("setThreads", &ProgramBinding::set_threads)
+      .function("loadDecomposed", &ProgramBinding::load_decomposed)
+      .function("save", &ProgramBinding::save);
   emscripten::function("inspectArchive", &pt2web::js::inspect_archive);
   emscripten::function("heapStats", &pt2web::js::heap_stats);
   emscripten::function("threadsSupported", &pt2web::js::threads_supported);

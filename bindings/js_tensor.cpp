@@ -171,4 +171,8 @@ Bytes bytes_from_js(const val& v) {
   return out;
 }
 
+val bytes_to_js(const std::vector<uint8_t>& bytes) {
+  return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+}
+
 }  // namespace pt2web::js

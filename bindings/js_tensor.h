@@ -14,7 +14,9 @@
 
 #include <emscripten/val.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "util/bytes.h"
 #include "tensor/tensor.h"
@@ -35,5 +37,8 @@ void copy_tensor_into(const Tensor& tensor, const emscripten::val& typed_array);
 
 // Copies a Uint8Array (or any ArrayBuffer view, or an ArrayBuffer) into new shared bytes.
 Bytes bytes_from_js(const emscripten::val& v);
+
+// Copies bytes into a new Uint8Array.
+emscripten::val bytes_to_js(const std::vector<uint8_t>& bytes);
 
 }  // namespace pt2web::js

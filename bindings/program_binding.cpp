@@ -6,6 +6,7 @@
 
 #include "js_result.h"
 #include "js_tensor.h"
+#include "js_util.h"
 #include "js_values.h"
 #include "kernels/parallel/thread_pool.h"
 #include "util/error.h"
@@ -81,6 +82,24 @@ val ProgramBinding::run_profiled(const val& args, const val& kwargs) {
 
 val ProgramBinding::set_threads(int threads) {
   return guarded([&] { return val(program().set_threads(threads)); });
+}
+
+val ProgramBinding::load_decomposed(const ProgramBinding& source, const val& preserve) {
+  return guarded([&] {
+    if (!preserve.isArray()) fail(ErrorCode::BadInput, "preserve must be an array of operator names");
+    DecompositionOptions options;
+    for (size_t i = 0, n = js_length(preserve); i < n; ++i) {
+      val name = preserve[i];
+      if (!name.isString()) fail(ErrorCode::BadInput, "preserve[", i, "] must be an operator name (a string)");
+      options.preserve.push_back(name.as<std::string>());
+    }
+    program_ = source.program().decomposed(options);
+    return val::undefined();
+  });
+}
+
+val ProgramBinding::save() const {
+  return guarded([&] { return bytes_to_js(program().save()); });
 }
 
 bool threads_supported() { return parallel::threads_supported(); }

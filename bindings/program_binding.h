@@ -46,6 +46,14 @@ class ProgramBinding {
   emscripten::val printed() const;
   // LoadedProgram::set_threads. Result value: the count runs will use.
   emscripten::val set_threads(int threads);
+  // Loads run_decompositions() of `source`'s program (LoadedProgram::
+  // decomposed) into this binding; preserve: an array of operator names
+  // kept as they are ("aten.linear.default" or "aten::linear.default").
+  // Result value: undefined. Fails with BAD_INPUT for an operator that
+  // cannot be preserved.
+  emscripten::val load_decomposed(const ProgramBinding& source, const emscripten::val& preserve);
+  // Result value: the program as .pt2 bytes (a Uint8Array; LoadedProgram::save).
+  emscripten::val save() const;
 
  private:
   const LoadedProgram& program() const;

@@ -1,5 +1,13 @@
-// TypeScript declarations of pt2web's public API (src/index.js). Every name
-// exported there is declared here; tests/js/types.test.mjs checks that.
+// TypeScript declarations of pt2web's public API (src/index.js), written by
+// hand. tests/js/types.test.mjs keeps them true: every name exported there
+// is declared here and every member of Program, WorkerProgram and Tensor;
+// tsc checks the sources' own types (inferred, and their JSDoc) against
+// this file; and a strict project compiles against it with TypeScript's
+// default lib.
+
+// Program[Symbol.dispose] needs Symbol.dispose, which the default lib of
+// targets before esnext lacks.
+/// <reference lib="esnext.disposable" />
 
 /** The dtypes a Tensor can hold (torch's names without the `torch.` prefix). */
 export type DType =
@@ -33,17 +41,7 @@ export interface TypedArrayOf {
 export type AnyTypedArray = TypedArrayOf[DType] | Uint8ClampedArray;
 
 /** A dtype, a shape and the elements in a typed array, row-major. Plain JS memory: nothing to dispose. */
-export class Tensor<T extends DType = DType> {
-  /**
-   * @param dtype one of DTYPES
-   * @param data the elements: the dtype's typed array is used as is, anything
-   *   else is converted (int64 takes BigInts or integral numbers; float16 and
-   *   bfloat16 take numbers, or a Uint16Array of raw bits)
-   * @param shape defaults to one dimension holding all of data
-   */
-  constructor(dtype: T, data: ArrayLike<number | bigint | boolean>, shape?: readonly number[]);
-  /** The dtype follows from the typed array's class (Float32Array -> float32, ...). */
-  constructor(data: AnyTypedArray, shape?: readonly number[]);
+export interface Tensor<T extends DType = DType> {
   readonly dtype: T;
   readonly data: TypedArrayOf[T];
   readonly shape: readonly number[];
@@ -53,6 +51,42 @@ export class Tensor<T extends DType = DType> {
   /** Elements as plain values, flat: numbers (16-bit floats decoded), BigInts for 64-bit integers, booleans for bool. */
   toArray(): Array<number | bigint | boolean>;
   toString(): string;
+}
+
+/** new Tensor(dtype, data, shape), or new Tensor(typedArray, shape) with the dtype its class names. */
+export interface TensorConstructor {
+  /**
+   * @param dtype one of DTYPES
+   * @param data the elements: the dtype's typed array is used as is, anything
+   *   else is converted (int64 takes BigInts or integral numbers; float16 and
+   *   bfloat16 take numbers, or a Uint16Array of raw bits; the smaller
+   *   integer dtypes refuse values they cannot hold)
+   * @param shape defaults to one dimension holding all of data
+   */
+  new <T extends DType>(dtype: T, data: ArrayLike<number | bigint | boolean>, shape?: readonly number[]): Tensor<T>;
+  new (data: Float32Array, shape?: readonly number[]): Tensor<'float32'>;
+  new (data: Float64Array, shape?: readonly number[]): Tensor<'float64'>;
+  new (data: BigInt64Array, shape?: readonly number[]): Tensor<'int64'>;
+  new (data: Int32Array, shape?: readonly number[]): Tensor<'int32'>;
+  new (data: Int16Array, shape?: readonly number[]): Tensor<'int16'>;
+  new (data: Int8Array, shape?: readonly number[]): Tensor<'int8'>;
+  new (data: Uint8Array | Uint8ClampedArray, shape?: readonly number[]): Tensor<'uint8'>;
+  new (data: Uint16Array, shape?: readonly number[]): Tensor<'uint16'>;
+  new (data: Uint32Array, shape?: readonly number[]): Tensor<'uint32'>;
+  new (data: BigUint64Array, shape?: readonly number[]): Tensor<'uint64'>;
+  readonly prototype: Tensor;
+}
+
+export const Tensor: TensorConstructor;
+
+/**
+ * onnxruntime-web's Tensor, which run() also takes (as a pt2web Tensor
+ * sharing its data) when its type is one of pt2web's dtypes.
+ */
+export interface OrtLikeTensor {
+  readonly type: string;
+  readonly dims: readonly number[];
+  readonly data: unknown;
 }
 
 /** Tags for what a plain JS value cannot say (see the README's value table). */
@@ -66,6 +100,8 @@ export interface DictTag { dict: Array<[string | number, InputValue]> }
 export type InputValue =
   | Tensor
   | { dtype: DType; shape: readonly number[]; data: AnyTypedArray }
+  | OrtLikeTensor
+  | Map<string | number, InputValue>
   | number | bigint | boolean | string | null
   | FloatTag | IntTag | TupleTag | ListTag | DictTag
   | InputValue[]
@@ -127,16 +163,22 @@ export type OutputDescription = (
   | { kind: 'int' | 'float' | 'bool'; symbol?: string; ranges: Record<string, Range> }
   | { kind: 'constant'; type: string; value: number | string | boolean | null }
 ) & {
-  /** Where the value sits in what run() returns, in Python's spelling: "[0]", "['logits']" ("" for a lone value). */
+  /**
+   * Where the value is in what run() returns, torch's keystr: "" for the
+   * returned value itself, "[0]" for the first item, "['logits']" for a key.
+   */
   path: string;
+  /** The graph's name for the value (e.g. "linear_1"). */
   name: string;
   loss: boolean;
 };
 
 /** An operator the program uses. */
 export interface OperatorDescription {
-  /** The ATen overload, e.g. "aten::addmm.default". */
+  /** The node's target as the program names it, e.g. "torch.ops.aten.addmm.default". */
   target: string;
+  /** The ATen overload, e.g. "aten::addmm.default". */
+  qualified: string;
   count: number;
   supported: boolean;
 }
@@ -162,7 +204,7 @@ export interface ProgramDescription {
   archive?: { kind: string; program_entry: string; entries: Array<{ name: string; size: number }> };
   schema_version: { major: number; minor: number };
   torch_version?: string;
-  dialect: 'TRAINING' | 'ATEN' | string;
+  dialect: 'TRAINING' | 'ATEN';
   inputs: InputDescription[];
   outputs: OutputDescription[];
   range_constraints: Record<string, Range>;
@@ -179,11 +221,30 @@ export interface ProgramDescription {
 /** Where pt2web.wasm comes from: a URL or (Node) a path, its bytes, or a compiled module. */
 export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
+/** What onProgress receives. */
+export interface LoadProgress {
+  stage: 'download' | 'wasm' | 'prepare' | 'ready';
+  loaded: number;
+  total: number | null;
+}
+
 export interface LoadOptions {
   /** The program's name in error messages (default: the file name or URL). */
   label?: string;
-  /** Called as bytes arrive, and once at the end with loaded === total; total is null while unknown. */
-  onProgress?: (progress: { loaded: number; total: number | null }) => void;
+  /**
+   * Called as loading goes on: 'download' as the model's bytes arrive (the
+   * complete download once, with loaded === total), 'wasm' when the
+   * WebAssembly module is ready, 'prepare' while the program is read and
+   * planned, 'ready' last. loaded and total are the model's bytes so far
+   * (total null while unknown).
+   */
+  onProgress?: (progress: LoadProgress) => void;
+  /**
+   * Keep the bytes of a fetched model in the browser's Cache API, keyed by
+   * URL and revalidated by ETag, so later visits do not download it again
+   * (where the Cache API is missing, e.g. Node, the model is fetched as usual).
+   */
+  cache?: boolean;
   /** Where pt2web.wasm is (default: next to the package's glue, found through import.meta.url). */
   wasm?: WasmSource;
 }
@@ -203,9 +264,8 @@ export interface ProgramOptions extends LoadOptions {
 /** What load() reads: a URL, a path (Node), a Response, a Blob or File, or the bytes. */
 export type ProgramSource = string | URL | Response | Blob | ArrayBuffer | ArrayBufferView;
 
-/** A loaded program, ready to run. Owns wasm memory: call dispose() (or use `using`). */
-export class Program {
-  private constructor();
+/** What Program and WorkerProgram share: the description, threads, memory and disposal. */
+declare abstract class ProgramBase {
   readonly description: ProgramDescription;
   readonly inputs: InputDescription[];
   readonly outputs: OutputDescription[];
@@ -215,35 +275,84 @@ export class Program {
   readonly operators: OperatorDescription[];
   /** Threads a run uses: options.threads where the threaded build loaded, else 1. */
   readonly threads: number;
+  /** Why the program got fewer threads than options.threads asked for (the page is not cross-origin isolated, ...); null when it did not. */
+  readonly threadsReason: string | null;
   /** Activation memory of the last run (zeros before the first). */
   readonly memory: { plannedBytes: number; unplannedBytes: number };
   readonly disposed: boolean;
+  /** The program printed in the spirit of Python's print(ep). */
+  toString(): string;
+  /** Frees the program (a WorkerProgram: ends its worker); later calls fail with BadInputError. Safe to call twice. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** A loaded program, ready to run. Owns wasm memory: call dispose() (or use `using`). */
+export class Program extends ProgramBase {
+  private constructor();
   /**
    * Runs like ep.module()(*args, **kwargs). Outputs are fresh copies; input
    * tensors the program mutates are updated in place; buffers persist.
+   * The type argument says what the program returns, which only the program
+   * knows: one tensor unless given (`run<[Tensor, Tensor]>(...)` for a pair,
+   * `run<OutputValue>(...)` to check at run time).
    * @throws BadInputError when the inputs do not match (nothing is computed)
    */
-  run(args?: InputValue[], kwargs?: Record<string, InputValue>): OutputValue;
+  run<Out extends OutputValue = Tensor>(args?: InputValue[], kwargs?: Record<string, InputValue> | Map<string, InputValue>): Out;
   /** run() timing every node: per operator, slowest first. */
-  runProfiled(
+  runProfiled<Out extends OutputValue = Tensor>(
     args?: InputValue[],
-    kwargs?: Record<string, InputValue>,
-  ): { outputs: OutputValue; profile: Array<{ target: string; calls: number; ms: number }> };
+    kwargs?: Record<string, InputValue> | Map<string, InputValue>,
+  ): { outputs: Out; profile: Array<{ target: string; calls: number; ms: number }> };
   /** The archive's example inputs (what torch.export was given), or null. */
   exampleInputs(): { args: InputValue[]; kwargs: Record<string, InputValue> } | null;
   /** Parameters and buffers (current values, copies) by name, in state-dict order. */
   stateDict(): Record<string, Tensor>;
   /** Restores every buffer to its value at load time. */
   resetState(): void;
-  /** The program printed in the spirit of Python's print(ep). */
-  toString(): string;
-  /** Frees the program's wasm memory; later calls throw BadInputError. Safe to call twice. */
-  dispose(): void;
-  [Symbol.dispose](): void;
+  /**
+   * ExportedProgram.run_decompositions(): a new Program holding this one
+   * decomposed into Core ATen (dialect 'ATEN'), with the same threads; this
+   * one is unchanged. preserve: operators kept as they are
+   * ("aten.linear.default"). Dispose of the new Program too.
+   * @throws BadInputError for an operator that cannot be preserved
+   */
+  runDecompositions(options?: { preserve?: string[] }): Program;
+  /** The program as .pt2 bytes (torch.export.save's layout; load() reads them), its state as loaded. */
+  save(): Uint8Array;
+  /** @internal sampleInputs(program, {random: true, seed}) is the public form. */
+  randomInputs(seed?: number): { args: InputValue[]; kwargs: Record<string, InputValue> };
 }
 
+/**
+ * A program loaded with load(source, {worker: true}): it lives in a Web
+ * Worker (Node: a worker thread), so runs never block the calling thread.
+ * Program's API, with Promises for what touches the program. Inputs are
+ * copied to the worker (or moved with {transfer: true}), so inputs the
+ * program mutates are not updated in place. dispose() ends the worker.
+ */
+export class WorkerProgram extends ProgramBase {
+  private constructor();
+  /** Program.run in the worker; transfer: move the inputs' buffers there (the caller's arrays become empty). */
+  run<Out extends OutputValue = Tensor>(
+    args?: InputValue[],
+    kwargs?: Record<string, InputValue> | Map<string, InputValue>,
+    options?: { transfer?: boolean },
+  ): Promise<Out>;
+  runProfiled<Out extends OutputValue = Tensor>(
+    args?: InputValue[],
+    kwargs?: Record<string, InputValue> | Map<string, InputValue>,
+    options?: { transfer?: boolean },
+  ): Promise<{ outputs: Out; profile: Array<{ target: string; calls: number; ms: number }> }>;
+  exampleInputs(): Promise<{ args: InputValue[]; kwargs: Record<string, InputValue> } | null>;
+  stateDict(): Promise<Record<string, Tensor>>;
+  resetState(): Promise<void>;
+}
+
+/** Loads a program in a worker: run() is async and never blocks the calling thread. */
+export function load(source: ProgramSource, options: ProgramOptions & { worker: true }): Promise<WorkerProgram>;
 /** Loads a program and prepares it to run. Rejects with UnsupportedError listing every missing operator. */
-export function load(source: ProgramSource, options?: ProgramOptions): Promise<Program>;
+export function load(source: ProgramSource, options?: ProgramOptions & { worker?: false }): Promise<Program>;
 
 /** Describes a program without preparing it to run (works with unsupported operators). */
 export function inspect(source: ProgramSource, options?: LoadOptions): Promise<ProgramDescription>;
@@ -260,6 +369,12 @@ export function sampleInputs(
   program: Program,
   options?: { random?: boolean; seed?: number },
 ): { args: InputValue[]; kwargs: Record<string, InputValue>; source: 'example' | 'random' };
+
+/** The models load(url, {cache: true}) keeps in the Cache API: URL, size (null when unknown) and ETag. */
+export function cachedModels(): Promise<Array<{ url: string; bytes: number | null; etag: string | null }>>;
+
+/** Removes one cached model (by URL) or, without an argument, all of them; resolves to how many were removed. */
+export function clearModelCache(url?: string | URL): Promise<number>;
 
 /** What kind of failure an error is. */
 export type ErrorCode = 'BAD_FILE' | 'BAD_INPUT' | 'UNSUPPORTED' | 'BAD_PROGRAM' | 'INTERNAL';
@@ -279,3 +394,6 @@ export class UnsupportedError extends Pt2webError { constructor(message: string)
 export class BadProgramError extends Pt2webError { constructor(message: string); readonly code: 'BAD_PROGRAM' }
 /** A bug in pt2web. */
 export class InternalError extends Pt2webError { constructor(message: string); readonly code: 'INTERNAL' }
+
+// Only what is exported above is public (ProgramBase is not).
+export {};

@@ -4,10 +4,11 @@
 # tests, the same tests under ASan + UBSan + LeakSanitizer (scripts/sanitize.sh,
 # clang build in build/sanitize), a bounded run of each libFuzzer target
 # (scripts/fuzz.sh, PT2WEB_FUZZ_SECONDS each, default 25), the same tests
-# compiled to wasm (under node), the Node tests of the
-# npm package and CLI (tests/js), the packaging test (tests/package), the
-# benchmark harness' self-checks and the web demo's tests in headless
-# chromium (tests/browser). Runs them all and exits non-zero if any failed.
+# compiled to wasm (under node), the Node tests of the npm package and CLI
+# (tests/js, also on Node 22 and 24: other-runtimes.sh), the packaging test
+# (tests/package), the benchmark harness' self-checks and the web demo's
+# tests in headless chromium (tests/browser). Runs them all and exits
+# non-zero if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +33,7 @@ echo "== wasm tests (node)"
 (cd "$wasm_dir" && ctest --output-on-failure --no-tests=error) || failed+=(wasm)
 echo "== JavaScript tests"
 node --test tests/js/ || failed+=(js)
+bash scripts/other-runtimes.sh || failed+=(other-runtimes)
 echo "== packaging test (npm pack, Node and a Vite build in chromium)"
 node --test tests/package/ || failed+=(package)
 echo "== benchmark harness self-checks"

@@ -6,43 +6,59 @@
 //   INTERNAL     a bug in pt2web
 // and a message that says what is wrong and where.
 
+/** @template {string} [Code=string] */
 export class Pt2webError extends Error {
-  constructor(message, code = 'INTERNAL') {
+  /**
+   * @param {string} message
+   * @param {Code} [code] one of the codes above (default INTERNAL)
+   */
+  constructor(message, code = /** @type {Code} */ ('INTERNAL')) {
     super(message);
     this.name = 'Pt2webError';
+    /** @type {Code} */
     this.code = code;
   }
 }
 
+/** @extends {Pt2webError<'BAD_FILE'>} */
 export class BadFileError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'BAD_FILE');
     this.name = 'BadFileError';
   }
 }
 
+/** @extends {Pt2webError<'BAD_INPUT'>} */
 export class BadInputError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'BAD_INPUT');
     this.name = 'BadInputError';
   }
 }
 
+/** @extends {Pt2webError<'UNSUPPORTED'>} */
 export class UnsupportedError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'UNSUPPORTED');
     this.name = 'UnsupportedError';
   }
 }
 
+/** @extends {Pt2webError<'BAD_PROGRAM'>} */
 export class BadProgramError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'BAD_PROGRAM');
     this.name = 'BadProgramError';
   }
 }
 
+/** @extends {Pt2webError<'INTERNAL'>} */
 export class InternalError extends Pt2webError {
+  /** @param {string} message */
   constructor(message) {
     super(message, 'INTERNAL');
     this.name = 'InternalError';
@@ -63,6 +79,13 @@ export function errorFromCode(code, message) {
   return ErrorClass ? new ErrorClass(message) : new Pt2webError(message, code);
 }
 
+// Emscripten's aborts advise rebuilding with assertions, which only helps
+// pt2web's developers; a user gets what happened, and whether memory ran out.
+function withoutBuildAdvice(message) {
+  const text = String(message).replace(/\s*Build with -s ASSERTIONS=1 for more info\.?/, '');
+  return /^Aborted\(/.test(text) ? `the WebAssembly module aborted (out of memory, or a bug): ${text.replace(/\.$/, '')}` : text;
+}
+
 /**
  * Calls into the wasm module and returns the result's value. The bindings
  * report failures as results; anything thrown instead (a JS exception from
@@ -73,7 +96,7 @@ export function callNative(fn) {
   try {
     result = fn();
   } catch (cause) {
-    const error = new InternalError(`unexpected failure inside pt2web: ${cause?.message ?? cause}`);
+    const error = new InternalError(`unexpected failure inside pt2web: ${withoutBuildAdvice(cause?.message ?? cause)}`);
     error.cause = cause;
     throw error;
   }

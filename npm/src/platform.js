@@ -4,6 +4,14 @@
 // by a computed name, so that browsers never load them and bundlers neither
 // try to resolve them nor warn about them.
 
+/**
+ * The key of a disposable's dispose method (`using` declarations): the
+ * runtime's Symbol.dispose, or where it has none yet the symbol that
+ * polyfills (and later runtimes) register under the same name.
+ * @type {typeof Symbol.dispose}
+ */
+export const DISPOSE = Symbol.dispose ?? Symbol.for('Symbol.dispose');
+
 /** True in Node.js (and runtimes that present themselves as Node). */
 export const isNode = typeof process === 'object' && process.versions != null && process.versions.node != null;
 

@@ -11,8 +11,9 @@
 // JS copy that stays valid after dispose().
 
 import { BadInputError, callNative } from './errors.js';
+import { DISPOSE } from './platform.js';
 import { Tensor } from './tensor.js';
-import { fromNative } from './values.js';
+import { fromNative, nativeCall } from './values.js';
 
 const finalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((native) => native.delete()) : null;
@@ -22,11 +23,13 @@ export class Program {
   #summary; // the description without the printed program
   #description;
   #threads;
+  #threadsReason;
 
   /** @internal use load() */
-  constructor(native, threads = 1) {
+  constructor(native, threads = 1, threadsReason = null) {
     this.#native = native;
     this.#threads = threads;
+    this.#threadsReason = threadsReason;
     finalizer?.register(this, native, this);
   }
 
@@ -36,6 +39,11 @@ export class Program {
    */
   get threads() {
     return this.#threads;
+  }
+
+  /** Why the program got fewer threads than options.threads asked for; null when it did not. */
+  get threadsReason() {
+    return this.#threadsReason;
   }
 
   /** The full description (what `pt2web info` prints), the printed program included. */
@@ -85,7 +93,8 @@ export class Program {
    */
   run(args = [], kwargs = {}) {
     const native = this.#alive();
-    return fromNative(callNative(() => native.run(args, kwargs)));
+    const call = nativeCall(args, kwargs);
+    return fromNative(callNative(() => native.run(call.args, call.kwargs)));
   }
 
   /**
@@ -95,7 +104,8 @@ export class Program {
    */
   runProfiled(args = [], kwargs = {}) {
     const native = this.#alive();
-    const { outputs, profile } = callNative(() => native.runProfiled(args, kwargs));
+    const call = nativeCall(args, kwargs);
+    const { outputs, profile } = callNative(() => native.runProfiled(call.args, call.kwargs));
     return { outputs: fromNative(outputs), profile };
   }
 
@@ -140,6 +150,44 @@ export class Program {
     return Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)]));
   }
 
+  /**
+   * ExportedProgram.run_decompositions(): a new Program holding this one
+   * decomposed into Core ATen (dialect "ATEN"), with the same threads; this
+   * program is unchanged. Operators named in preserve are kept as they are
+   * ("aten.linear.default" or "aten::linear.default").
+   * @param {{preserve?: string[]}} [options]
+   * @returns {Program}
+   * @throws BadInputError for an operator that cannot be preserved
+   */
+  runDecompositions(options = {}) {
+    const native = this.#alive();
+    if (options === null || typeof options !== 'object') throw new BadInputError('runDecompositions(): options must be an object');
+    const unknown = Object.keys(options).filter((key) => key !== 'preserve');
+    if (unknown.length) throw new BadInputError(`runDecompositions(): unknown option ${unknown.join(', ')} (known: preserve)`);
+    const preserve = options.preserve ?? [];
+    if (!Array.isArray(preserve)) throw new BadInputError('runDecompositions(): preserve must be an array of operator names');
+    // A fresh binding of the same module (its class is the instance's constructor).
+    const decomposed = new native.constructor();
+    try {
+      callNative(() => decomposed.loadDecomposed(native, preserve));
+      callNative(() => decomposed.setThreads(this.#threads));
+    } catch (error) {
+      decomposed.delete();
+      throw error;
+    }
+    return new Program(decomposed, this.#threads, this.#threadsReason);
+  }
+
+  /**
+   * The program as the bytes of a .pt2 file, as torch.export.save writes
+   * it (torch.export.load and load() read it), with its state as loaded.
+   * @returns {Uint8Array}
+   */
+  save() {
+    const native = this.#alive();
+    return callNative(() => native.save());
+  }
+
   /** Restores every buffer to its value at load time. */
   resetState() {
     const native = this.#alive();
@@ -161,7 +209,7 @@ export class Program {
   }
 
   /** For `using` declarations: the same as dispose(). */
-  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+  [DISPOSE]() {
     this.dispose();
   }
 

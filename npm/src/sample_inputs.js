@@ -10,7 +10,7 @@
 /**
  * Inputs for program.run(...): {args, kwargs, source}, source 'example' (the
  * archive's example inputs) or 'random'.
- * @param {import('./program.js').Program} program
+ * @param {{exampleInputs(): any, randomInputs(seed: number): any}} program a Program
  * @param {{random?: boolean, seed?: number}} [options]
  */
 export function sampleInputs(program, { random = false, seed = 0 } = {}) {

@@ -5,15 +5,19 @@
 //   Response    a fetch() response whose body has not been read yet
 //   Blob/File   e.g. from an <input type="file"> or a drop
 //   ArrayBuffer, Uint8Array or another typed array / DataView: used as is
-// onProgress({loaded, total}) is called as bytes arrive (total: null when
-// the size is unknown) and once at the end with loaded === total.
+// progress.download(loaded, total) is called as bytes arrive (total: null
+// when the size is unknown) and progress.downloaded(size) at the end (see
+// progress.js). With cache: true, fetched URLs go through the browser's
+// Cache API (model_cache.js).
 //
 // Errors: an unreadable file, a failed fetch or an HTTP error status is a
 // BadFileError naming the file or URL; a source of another kind, or a used
 // Response body, is a BadInputError.
 
 import { BadFileError, BadInputError } from './errors.js';
+import { fetchThroughCache } from './model_cache.js';
 import { displayName, isLocalFile, readLocalFile, resolveLocation } from './platform.js';
+import { progressReporter } from './progress.js';
 
 function fileError(where, cause) {
   const reason = cause instanceof Error ? cause.message : String(cause);
@@ -22,15 +26,8 @@ function fileError(where, cause) {
   return error;
 }
 
-function reporter(onProgress) {
-  if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new BadInputError('options.onProgress must be a function');
-  }
-  return (loaded, total) => onProgress?.({ loaded, total });
-}
-
 // Reads a stream of Uint8Array chunks into one array, reporting progress.
-async function readStream(stream, total, report) {
+async function readStream(stream, total, progress) {
   const reader = stream.getReader();
   const chunks = [];
   let loaded = 0;
@@ -39,7 +36,7 @@ async function readStream(stream, total, report) {
     if (done) break;
     chunks.push(value);
     loaded += value.byteLength;
-    report(loaded, total);
+    progress.download(loaded, total);
   }
   const bytes = new Uint8Array(loaded);
   let offset = 0;
@@ -50,7 +47,7 @@ async function readStream(stream, total, report) {
   return bytes;
 }
 
-async function readResponse(response, where, report) {
+async function readResponse(response, where, progress) {
   if (!response.ok) throw fileError(where, `HTTP ${response.status} ${response.statusText}`.trim());
   if (response.bodyUsed) throw new BadInputError(`the body of the response for ${where} was already read`);
   const length = Number(response.headers.get('content-length'));
@@ -58,25 +55,25 @@ async function readResponse(response, where, report) {
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
   const total = Number.isFinite(length) && length > 0 && !encoded ? length : null;
   try {
-    if (response.body) return await readStream(response.body, total, report);
+    if (response.body) return await readStream(response.body, total, progress);
     return new Uint8Array(await response.arrayBuffer());
   } catch (cause) {
     throw fileError(where, cause);
   }
 }
 
-async function fetchBytes(url, report) {
+async function fetchBytes(url, progress, cache) {
   let response;
   try {
-    response = await fetch(url);
+    response = cache ? (await fetchThroughCache(url)).response : await fetch(url);
   } catch (cause) {
     throw fileError(url.href, cause);
   }
-  return readResponse(response, url.href, report);
+  return readResponse(response, url.href, progress);
 }
 
-async function readUrl(url, report) {
-  if (!isLocalFile(url)) return fetchBytes(url, report);
+async function readUrl(url, progress, cache) {
+  if (!isLocalFile(url)) return fetchBytes(url, progress, cache);
   try {
     return await readLocalFile(url);
   } catch (cause) {
@@ -99,9 +96,10 @@ function describeKind(source) {
 /**
  * Resolves to {bytes: Uint8Array, label: string}; label names the program
  * in error messages (options.label, or the file name or URL).
+ * @param {{label?: string, progress?: object, cache?: boolean}} [options]
+ *   progress: a progressReporter (default: none)
  */
-export async function readSource(source, { label, onProgress } = {}) {
-  const report = reporter(onProgress);
+export async function readSource(source, { label, progress = progressReporter(undefined), cache = false } = {}) {
   let bytes;
   let name;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
@@ -109,23 +107,23 @@ export async function readSource(source, { label, onProgress } = {}) {
     name = 'program.pt2';
   } else if (typeof Response === 'function' && source instanceof Response) {
     name = source.url || 'the response';
-    bytes = await readResponse(source, name, report);
+    bytes = await readResponse(source, name, progress);
   } else if (typeof Blob === 'function' && source instanceof Blob) {
     name = source.name || 'the blob';
     try {
-      bytes = await readStream(source.stream(), source.size, report);
+      bytes = await readStream(source.stream(), source.size, progress);
     } catch (cause) {
       throw fileError(name, cause);
     }
   } else if (typeof source === 'string' || source instanceof URL) {
     const url = source instanceof URL ? source : await resolveLocation(source);
     name = typeof source === 'string' ? source : displayName(url);
-    bytes = await readUrl(url, report);
+    bytes = await readUrl(url, progress, cache);
   } else {
     throw new BadInputError(
       `load() needs a URL, a file path (Node), a Response, a Blob, an ArrayBuffer or a Uint8Array, got ${describeKind(source)}`,
     );
   }
-  report(bytes.byteLength, bytes.byteLength);
+  progress.downloaded(bytes.byteLength);
   return { bytes, label: label ?? name };
 }

@@ -7,13 +7,23 @@
 // encode); complex64/complex128 interleave real and imaginary parts in a
 // Float32Array/Float64Array. Data of another kind (a plain array, another
 // typed array) is converted into a new array of the right class; numbers
-// for 64-bit integer dtypes must be integers (BigInts are taken as they are).
+// for 64-bit integer dtypes must be integers (BigInts are taken as they are),
+// and numbers for the smaller integer dtypes must fit (no silent wrapping).
 //
 // A Tensor is plain JS memory: it owns nothing in the wasm heap and needs no
 // dispose(). run() copies inputs in and outputs out.
 
 import { BadInputError } from './errors.js';
 import { bfloat16ToNumber, float16ToNumber, numberToBfloat16, numberToFloat16 } from './half.js';
+
+/**
+ * @typedef {'float32'|'float64'|'float16'|'bfloat16'|'int64'|'int32'|'int16'|'int8'|'uint8'|'bool'|'uint16'|'uint32'|'uint64'|'complex64'|'complex128'} DType
+ * @typedef {Float32Array|Float64Array|BigInt64Array|Int32Array|Int16Array|Int8Array|Uint8Array|Uint16Array|Uint32Array|BigUint64Array} TypedArray
+ * @typedef {{float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array,
+ *   int64: BigInt64Array, int32: Int32Array, int16: Int16Array, int8: Int8Array, uint8: Uint8Array,
+ *   bool: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array,
+ *   complex64: Float32Array, complex128: Float64Array}} TypedArrayOf
+ */
 
 const ARRAY_CLASSES = {
   float32: Float32Array,
@@ -33,8 +43,11 @@ const ARRAY_CLASSES = {
   complex128: Float64Array,
 };
 
-/** The dtypes a Tensor can hold. */
-export const DTYPES = Object.freeze(Object.keys(ARRAY_CLASSES));
+/**
+ * The dtypes a Tensor can hold.
+ * @type {readonly DType[]}
+ */
+export const DTYPES = Object.freeze(/** @type {DType[]} */ (Object.keys(ARRAY_CLASSES)));
 
 /** The typed array class that holds a dtype's elements. */
 export function arrayClassOf(dtype) {
@@ -58,6 +71,16 @@ const DTYPE_OF_ARRAY = new Map([
   [BigUint64Array, 'uint64'],
 ]);
 
+// The values of the integer dtypes up to 32 bits.
+const INTEGER_RANGES = {
+  int8: [-128, 127],
+  uint8: [0, 255],
+  int16: [-32768, 32767],
+  uint16: [0, 65535],
+  int32: [-2147483648, 2147483647],
+  uint32: [0, 4294967295],
+};
+
 function lanesOf(dtype) {
   return dtype === 'complex64' || dtype === 'complex128' ? 2 : 1;
 }
@@ -78,15 +101,26 @@ function convertData(dtype, data) {
   if (dtype === 'bool') return Uint8Array.from(items, (x) => (x ? 1 : 0));
   if (dtype === 'float16') return Uint16Array.from(items, (x) => numberToFloat16(Number(x)));
   if (dtype === 'bfloat16') return Uint16Array.from(items, (x) => numberToBfloat16(Number(x)));
-  return ArrayClass.from(items, (x) => Number(x));
+  const range = INTEGER_RANGES[dtype];
+  if (!range) return ArrayClass.from(items, (x) => Number(x));
+  // Like torch.tensor(): fractions truncate toward zero, values out of range are refused (a typed array would wrap them).
+  return ArrayClass.from(items, (x, i) => {
+    const n = Math.trunc(Number(x));
+    if (!(n >= range[0] && n <= range[1])) {
+      throw new BadInputError(`${dtype} element ${i} is ${x}, which ${dtype} cannot hold (it holds ${range[0]} to ${range[1]})`);
+    }
+    return n;
+  });
 }
 
+/** @template {DType} [T=DType] */
 export class Tensor {
   /**
-   * new Tensor(dtype, data, shape) or new Tensor(typedArray, shape).
-   * @param {string} dtype one of DTYPES
-   * @param {ArrayLike<number|bigint|boolean>} data elements in row-major order
-   * @param {number[]} [shape] defaults to a 1-d shape holding all of data
+   * new Tensor(dtype, data, shape) or new Tensor(typedArray, shape)
+   * (../index.d.ts spells out the two forms).
+   * @param {T | TypedArray | Uint8ClampedArray} dtype one of DTYPES, or a typed array whose class names the dtype
+   * @param {any} [data] elements in row-major order (ArrayLike<number|bigint|boolean>), or the typed array form's shape
+   * @param {readonly number[]} [shape] defaults to a 1-d shape holding all of data
    */
   constructor(dtype, data, shape) {
     if (typeof dtype !== 'string') {
@@ -113,8 +147,11 @@ export class Tensor {
     if (size * lanes !== array.length) {
       throw new BadInputError(`shape [${dims.join(', ')}] needs ${size * lanes} elements, data has ${array.length}`);
     }
+    /** @type {T} */
     this.dtype = dtype;
+    /** @type {TypedArrayOf[T]} */
     this.data = array;
+    /** @type {readonly number[]} */
     this.shape = Object.freeze(dims);
   }
 

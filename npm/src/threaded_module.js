@@ -4,26 +4,36 @@
 //
 // Where it runs: Node (worker_threads), and browsers whose page is
 // cross-origin isolated (COOP/COEP headers; SharedArrayBuffer exists).
-// Elsewhere threadsAvailable() is false and programs run on one thread.
+// Elsewhere threadsUnavailableReason() says why, and programs run on one thread.
 //
 // Its files are found through the literal `new URL('../dist/…',
 // import.meta.url)` patterns below (bundlers copy them as assets). The glue
 // and its worker script are told every location explicitly, because the glue
 // is built without import.meta (so that bundlers leave its worker alone):
 //   - mainScriptUrlOrBlob: what each Web Worker imports to start a thread;
-//   - locateFile: where the worker script is. In browsers it is fetched and
-//     started from a blob: URL of the page's origin: a bundler may have
-//     inlined the small file as a data: URL (Vite does below 4 KiB), and a
-//     worker started from that would have an opaque origin;
-//   - the .wasm: bytes in Node, fetched and compiled here in browsers (the
-//     compiled module is then posted to the workers).
-// In Node the glue's environment code is CommonJS (require, __dirname) and
-// creates workers through a global Worker; both are provided only while the
-// glue needs them and removed afterwards. Its workers are unref()ed, so an
+//   - locateFile: where the worker script is. In browsers the workers start
+//     from a blob: URL of the page's origin made from the script's text,
+//     which dist/pt2web-threads.worker-text.mjs embeds: a dev server may
+//     rewrite a .js file it serves (Vite's makes the worker script an ES
+//     module, which a classic worker cannot run), and a bundler may inline
+//     a small file as a data: URL, whose worker would have an opaque origin;
+//   - the .wasm: read from disk in Node, fetched and compiled while
+//     downloading in browsers; either way compiled here through the glue's
+//     instantiateWasm hook (the compiled module is then posted to the workers).
+// The glue waits for its pool of workers to start and, left alone, would
+// wait forever when one fails; instantiate() listens for worker errors and
+// gives the workers 30 seconds (setWorkerStartTimeout) to start, and rejects
+// otherwise.
+// The glue creates workers through the global Worker, which is replaced,
+// while the glue starts its pool, by one whose workers report errors at
+// once. In Node the glue's environment code is also CommonJS (require,
+// __dirname); these are provided only while the glue needs them and
+// removed afterwards. Its workers are unref()ed, so an
 // idle pool never keeps a Node process alive.
 //
-// Errors: a file that cannot be fetched or instantiated is a BadFileError
-// naming it; a failed attempt is forgotten so the next call retries.
+// Errors: a file that cannot be fetched or instantiated, a worker that
+// fails or does not start in time, is a BadFileError naming it; the workers
+// started are then terminated, and the next call retries.
 
 import { BadFileError } from './errors.js';
 import { fetchAndInstantiate } from './module.js';
@@ -32,12 +42,27 @@ import { importHidden, isNode, readLocalFile } from './platform.js';
 const GLUE_URL = new URL('../dist/pt2web-threads.mjs', import.meta.url);
 const WASM_URL = new URL('../dist/pt2web-threads.wasm', import.meta.url);
 const WORKER_URL = new URL('../dist/pt2web-threads.worker.js', import.meta.url);
+const WORKER_TEXT_URL = new URL('../dist/pt2web-threads.worker-text.mjs', import.meta.url);
 
-/** True where the threaded build can run (Node, or a cross-origin isolated page). */
-export function threadsAvailable() {
-  if (isNode) return true;
-  return globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' &&
-    typeof Worker === 'function';
+let workerStartTimeoutMs = 30_000;
+
+/** For tests: how long the workers may take to start before loading fails. */
+export function setWorkerStartTimeout(ms) {
+  workerStartTimeoutMs = ms;
+}
+
+/**
+ * Why the threaded build cannot run here, or null when it can (Node, or a
+ * cross-origin isolated page).
+ */
+export function threadsUnavailableReason() {
+  if (isNode) return null;
+  if (typeof Worker !== 'function') return 'Web Workers are not available here';
+  if (globalThis.crossOriginIsolated !== true || typeof SharedArrayBuffer !== 'function') {
+    return 'the page is not cross-origin isolated (serve it with the headers Cross-Origin-Opener-Policy: same-origin ' +
+      'and Cross-Origin-Embedder-Policy: require-corp), so SharedArrayBuffer is unavailable';
+  }
+  return null;
 }
 
 function loadError(what, cause) {
@@ -47,17 +72,21 @@ function loadError(what, cause) {
   return error;
 }
 
-// Runs `create` with Node's CommonJS names and Worker defined as globals,
-// restoring whatever was there before.
-async function nodeGlobals() {
-  const [{ createRequire }, { fileURLToPath }, { dirname }, { Worker }] = await Promise.all(
-    ['node:module', 'node:url', 'node:path', 'node:worker_threads'].map(importHidden),
-  );
-  const values = {
-    require: createRequire(GLUE_URL),
-    __dirname: dirname(fileURLToPath(GLUE_URL)),
-    Worker,
+// A Worker class whose workers pass their errors to onWorkerError from the
+// start: the glue listens only once the wasm is compiled, and meanwhile an
+// error would be lost (browsers) or end the process (Node).
+function listenedWorker(Worker, onWorkerError) {
+  return class extends Worker {
+    constructor(...args) {
+      super(...args);
+      if (isNode) this.on('error', onWorkerError);
+      else this.addEventListener('error', onWorkerError);
+    }
   };
+}
+
+// Runs `create` with `values` as globals, restoring whatever was there before.
+function withGlobalValues(values) {
   return (create) => {
     const saved = Object.keys(values).map((key) => [key, Object.getOwnPropertyDescriptor(globalThis, key)]);
     Object.assign(globalThis, values);
@@ -72,15 +101,74 @@ async function nodeGlobals() {
   };
 }
 
+// Node's CommonJS names and a listened Worker, as the glue's globals.
+async function nodeGlobals(onWorkerError) {
+  const [{ createRequire }, { fileURLToPath }, { dirname }, { Worker }] = await Promise.all(
+    ['node:module', 'node:url', 'node:path', 'node:worker_threads'].map(importHidden),
+  );
+  return withGlobalValues({
+    require: createRequire(GLUE_URL),
+    __dirname: dirname(fileURLToPath(GLUE_URL)),
+    Worker: listenedWorker(Worker, onWorkerError),
+  });
+}
+
 // The worker script as a blob: URL (see the header).
 async function workerBlobUrl() {
+  let text;
   try {
-    const response = await fetch(WORKER_URL, { credentials: 'same-origin' });
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
-    return URL.createObjectURL(new Blob([await response.text()], { type: 'text/javascript' }));
+    text = (await importHidden(WORKER_TEXT_URL.href)).default;
   } catch (cause) {
-    throw loadError(WORKER_URL.href, cause);
+    throw loadError(WORKER_TEXT_URL.href, cause);
   }
+  return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+}
+
+// What a worker's error event (browsers) or error (Node) says.
+function describeWorkerError(event) {
+  const message = event?.message || 'the worker script could not be loaded or run';
+  return event?.filename ? `${message} (${event.filename}:${event.lineno})` : message;
+}
+
+// Calls report(error) for an error of any worker the glue loads; report
+// returns false once it no longer wants them (the glue's handler then runs).
+function watchWorkers(threads, report) {
+  const loadWorker = threads.loadWasmModuleToWorker.bind(threads);
+  threads.loadWasmModuleToWorker = (worker, ...rest) => {
+    const result = loadWorker(worker, ...rest);
+    const glueHandler = worker.onerror;
+    worker.onerror = (event) => {
+      if (!report(loadError('a worker', describeWorkerError(event)))) glueHandler?.(event);
+    };
+    return result;
+  };
+}
+
+function terminateWorkers(threads) {
+  if (!threads) return;
+  for (const worker of [...threads.unusedWorkers, ...threads.runningWorkers]) worker.terminate();
+}
+
+// How this environment gets the wasm and the worker script; resolves to
+// {obtain(imports) -> Promise<{instance, module}>, withGlobals(create)}.
+async function environment(settings, onWorkerError) {
+  if (!isNode) {
+    const workerUrl = await workerBlobUrl();
+    settings.locateFile = (name) => (name.endsWith('.worker.js') ? workerUrl : new URL(name, GLUE_URL).href);
+    return {
+      obtain: (imports) => fetchAndInstantiate(WASM_URL, imports, loadError),
+      withGlobals: withGlobalValues({ Worker: listenedWorker(Worker, onWorkerError) }),
+    };
+  }
+  const { fileURLToPath } = await importHidden('node:url');
+  settings.locateFile = (name) => fileURLToPath(new URL(name, WORKER_URL));
+  let bytes;
+  try {
+    bytes = await readLocalFile(WASM_URL);
+  } catch (cause) {
+    throw loadError(fileURLToPath(WASM_URL), cause);
+  }
+  return { obtain: (imports) => WebAssembly.instantiate(bytes, imports), withGlobals: await nodeGlobals(onWorkerError) };
 }
 
 async function instantiate(workers) {
@@ -95,29 +183,36 @@ async function instantiate(workers) {
     pt2webWorkers: workers,
     mainScriptUrlOrBlob: GLUE_URL.href,
   };
-  let withGlobals = (create) => create();
-  if (isNode) {
-    const { fileURLToPath } = await importHidden('node:url');
-    settings.locateFile = (name) => fileURLToPath(new URL(name, WORKER_URL));
-    try {
-      settings.wasmBinary = await readLocalFile(WASM_URL);
-    } catch (cause) {
-      throw loadError(fileURLToPath(WASM_URL), cause);
-    }
-    withGlobals = await nodeGlobals();
-  } else {
-    const workerUrl = await workerBlobUrl();
-    settings.locateFile = (name) => (name.endsWith('.worker.js') ? workerUrl : new URL(name, GLUE_URL).href);
-  }
+  let reportWorkerError = () => false;
+  const { obtain, withGlobals } = await environment(settings, (error) => reportWorkerError(error));
   const module = await new Promise((resolve, reject) => {
-    const fail = (cause) => reject(cause instanceof BadFileError ? cause : loadError(WASM_URL.href, cause));
-    if (!isNode) {
-      settings.instantiateWasm = (imports, receiveInstance) => {
-        fetchAndInstantiate(WASM_URL, imports, loadError).then(({ instance, module }) => receiveInstance(instance, module), fail);
-        return {};
-      };
-    }
-    withGlobals(() => factory(settings)).then(resolve, fail);
+    let settled = false;
+    let timer;
+    const settle = (finish, value) => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      finish(value);
+      return true;
+    };
+    const fail = (cause) => {
+      const error = cause instanceof BadFileError ? cause : loadError(WASM_URL.href, cause);
+      if (settle(reject, error)) terminateWorkers(settings.PThread);
+      return true;
+    };
+    reportWorkerError = (error) => !settled && fail(loadError('a worker', describeWorkerError(error)));
+    settings.instantiateWasm = (imports, receiveInstance) => {
+      obtain(imports).then(({ instance, module: compiled }) => {
+        if (settled) return;
+        watchWorkers(settings.PThread, (error) => !settled && fail(error));
+        timer = setTimeout(() => {
+          fail(loadError('its workers', `they did not start within ${workerStartTimeoutMs / 1000} s`));
+        }, workerStartTimeoutMs);
+        receiveInstance(instance, compiled);
+      }, fail);
+      return {};
+    };
+    withGlobals(() => factory(settings)).then((value) => settle(resolve, value), fail);
   });
   if (isNode) keepWorkersQuiet(module, withGlobals);
   return module;

@@ -6,8 +6,12 @@
 // The helpers below say exactly what is meant where a plain JS value cannot:
 // float(3) is a float although integral; tuple()/list() insist on one
 // sequence kind (as torch does); dict() allows integer keys.
+// Two more JS forms are accepted and turned into those (nativeCall): a Map
+// is a dict, and an onnxruntime-web Tensor ({type, dims, data}) a tensor
+// sharing its data.
 
-import { Tensor } from './tensor.js';
+import { BadInputError } from './errors.js';
+import { DTYPES, Tensor } from './tensor.js';
 
 /** A Python float, even when the number is integral. */
 export function float(x) {
@@ -29,7 +33,11 @@ export function list(items) {
   return { list: Array.from(items) };
 }
 
-/** A Python dict from [key, value] pairs, keys strings or integers. */
+/**
+ * A Python dict from [key, value] pairs, keys strings or integers.
+ * @param {Iterable<readonly [string | number, any]>} pairs
+ * @returns {{dict: Array<[string | number, any]>}}
+ */
 export function dict(pairs) {
   return { dict: Array.from(pairs, ([k, v]) => [k, v]) };
 }
@@ -52,4 +60,46 @@ export function fromNative(value) {
   const out = {};
   for (const [key, item] of Object.entries(value)) out[key] = fromNative(item);
   return out;
+}
+
+function isPlainObject(value) {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+// onnxruntime-web's Tensor: {type, dims, data}, no dtype.
+function isOrtTensor(value) {
+  return typeof value.type === 'string' && Array.isArray(value.dims) && !('dtype' in value) && 'data' in value;
+}
+
+function fromOrtTensor(value) {
+  if (!DTYPES.includes(value.type)) {
+    throw new BadInputError(`an onnxruntime-web Tensor of type '${value.type}' has no pt2web dtype (pt2web holds ${DTYPES.join(', ')})`);
+  }
+  return new Tensor(value.type, value.data, value.dims);
+}
+
+// One value for the bindings (see the header).
+function toNativeValue(value) {
+  if (value === null || typeof value !== 'object' || isRawTensor(value) || value instanceof Tensor) return value;
+  if (value instanceof Map) return { dict: Array.from(value, ([key, item]) => [key, toNativeValue(item)]) };
+  if (isOrtTensor(value)) return fromOrtTensor(value);
+  if (Array.isArray(value)) return value.map(toNativeValue);
+  if (!isPlainObject(value)) return value;
+  const out = {};
+  for (const [key, item] of Object.entries(value)) out[key] = toNativeValue(item);
+  return out;
+}
+
+/**
+ * run()'s (args, kwargs) as the bindings read them: Maps as dicts,
+ * onnxruntime-web Tensors as tensors; everything else as given (the
+ * bindings check it). kwargs may be a Map too.
+ */
+export function nativeCall(args, kwargs) {
+  const named = kwargs instanceof Map ? Object.fromEntries(kwargs) : kwargs;
+  return {
+    args: Array.isArray(args) ? args.map(toNativeValue) : args,
+    kwargs: named !== null && typeof named === 'object' && isPlainObject(named) ? toNativeValue(named) : named,
+  };
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "io/foreign_format.h"
 #include "io/program_json.h"
 #include "io/torch_load.h"
 #include "tensor/alignment.h"
@@ -183,6 +184,10 @@ ExportedProgram load_pt2_archive(const ZipArchive& archive, const std::string& r
 }  // namespace
 
 ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout) {
+  if (bytes) {
+    std::string kind = foreign_file_kind(bytes->data(), bytes->size());
+    if (!kind.empty()) fail(ErrorCode::BadFile, label, " is ", kind, ", not a torch.export program; ", foreign_format_advice());
+  }
   ZipArchive archive = ZipArchive::open(std::move(bytes), label);
   if (layout) {
     layout->entries.clear();
@@ -212,6 +217,8 @@ ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* l
       return load_pt2_archive(archive, candidate, label);
     }
   }
+  std::string kind = foreign_zip_kind(archive);
+  if (!kind.empty()) fail(ErrorCode::BadFile, label, " is ", kind, ", not a torch.export program; ", foreign_format_advice());
   fail(ErrorCode::BadFile, label,
        " is a zip but not a torch.export archive (no serialized_exported_program.json or archive_format)");
 }

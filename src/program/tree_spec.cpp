@@ -430,9 +430,9 @@ std::vector<PyValue> TreeSpec::flatten(const PyValue& value, SequenceMatch match
   return Flattener(*this, value, match).run();
 }
 
-std::vector<std::string> TreeSpec::leaf_paths() const {
+std::vector<std::string> TreeSpec::leaf_paths(bool as_call) const {
   std::vector<std::string> out;
-  collect_paths(*this, "", is_args_kwargs(*this), out);
+  collect_paths(*this, "", as_call && is_args_kwargs(*this), out);
   return out;
 }
 

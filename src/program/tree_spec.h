@@ -51,7 +51,9 @@ struct TreeSpec {
 
   // Key paths of the leaves, in flatten order, for error messages:
   // for the root (args, kwargs) spec, "*args[0]", "*args[1]['a']", "**kwargs['mask']".
-  std::vector<std::string> leaf_paths() const;
+  // With as_call false (an output spec) a (tuple, dict) pair is a value like
+  // any other: "[0][1]", "[1]['a']".
+  std::vector<std::string> leaf_paths(bool as_call = true) const;
 
   // Rebuilds a value from leaves (leaves.size() must equal num_leaves).
   PyValue unflatten(const std::vector<PyValue>& leaves) const;

@@ -147,7 +147,7 @@ json inputs_json(const ExportedProgram& program) {
 }
 
 json outputs_json(const ExportedProgram& program) {
-  std::vector<std::string> paths = program.call_signature().out_spec.leaf_paths();
+  std::vector<std::string> paths = program.call_signature().out_spec.leaf_paths(false);
   json outputs = json::array();
   size_t leaf = 0;
   for (const auto& spec : program.signature.output_specs) {

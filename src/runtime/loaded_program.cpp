@@ -1,5 +1,6 @@
 #include "runtime/loaded_program.h"
 
+#include "io/pt2_writer.h"
 #include "kernels/parallel/thread_pool.h"
 #include "runtime/input_mutation.h"
 #include "runtime/random_inputs.h"
@@ -63,6 +64,12 @@ ProfiledRun LoadedProgram::run_profiled(const PyValue& args, const PyValue& kwar
   result.profile = profile.slowest_first();
   return result;
 }
+
+std::unique_ptr<LoadedProgram> LoadedProgram::decomposed(const DecompositionOptions& options) const {
+  return std::make_unique<LoadedProgram>(run_decompositions(program(), options));
+}
+
+std::vector<uint8_t> LoadedProgram::save() const { return save_pt2(program()); }
 
 MemoryStats LoadedProgram::memory() const {
   return {session_->planned_bytes(), session_->unplanned_bytes()};

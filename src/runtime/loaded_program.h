@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/pt2_loader.h"
+#include "passes/run_decompositions.h"
 #include "runtime/describe.h"
 #include "runtime/operator_profile.h"
 #include "runtime/session.h"
@@ -94,6 +95,17 @@ class LoadedProgram {
   const PyValue* example_inputs() const;
   // Random inputs of valid shapes as (args, kwargs) (runtime/random_inputs.h).
   PyValue random_inputs(uint32_t seed) const;
+
+  // ExportedProgram.run_decompositions() of this program
+  // (passes/run_decompositions.h), verified and prepared as a new program
+  // with its state as loaded. Throws as run_decompositions does
+  // (Error(BadInput) for an operator that cannot be preserved) and as the
+  // in-memory constructor does.
+  std::unique_ptr<LoadedProgram> decomposed(const DecompositionOptions& options = {}) const;
+  // The program as the bytes of a .pt2 file (io/pt2_writer.h), its state as
+  // loaded (not as runs have changed it). Throws Error(Unsupported) for
+  // state the writer cannot store.
+  std::vector<uint8_t> save() const;
 
  private:
   ArchiveLayout layout_;

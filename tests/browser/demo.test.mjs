@@ -3,13 +3,20 @@
 // check its inputs are listed, run it and compare the outputs shown with
 // torch's (cases.json) and check the time profile; open a corrupt file and
 // check the error, then check the page still classifies drawings and opens
-// programs; run a program on 2 threads. Screenshots of every step
-// go to tests/artifacts/browser/ (01-... to 12-...).
+// programs; run a program on 2 threads (chosen after opening it: it applies
+// at once). What appears after open and run is scrolled into view; the
+// "use it in your app" snippet runs in Node as shown; a classifier's top
+// classes are charted, and it runs on an uploaded image; profile labels are
+// never cut off. Screenshots of
+// every step go to tests/artifacts/browser/ (01-... to 12-...).
 //
 // Run: node --test tests/browser/   (needs /usr/bin/chromium and npm/node_modules)
 
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { REPO, drawStrokes, openDemo, screenshot } from './support/browser.mjs';
@@ -34,6 +41,25 @@ describe('web demo', { timeout: 150_000 }, () => {
   after(async () => {
     await demo?.close();
   });
+
+  // Waits until the element's top is inside the viewport (it was scrolled there).
+  async function waitInView(selector) {
+    try {
+      await page.waitForFunction((s) => {
+        const top = document.querySelector(s).getBoundingClientRect().top;
+        // Scrolling is by whole pixels and layout is not, so a top scrolled to is within a pixel of 0.
+        return top > -1 && top < window.innerHeight;
+      }, selector, { timeout: TIMEOUT });
+    } catch (error) {
+      const where = await page.evaluate((s) => ({
+        top: document.querySelector(s).getBoundingClientRect().top,
+        scrollY: window.scrollY,
+        innerHeight: window.innerHeight,
+        pageHeight: document.documentElement.scrollHeight,
+      }), selector);
+      throw new Error(`${selector} was not scrolled into view: ${JSON.stringify(where)}`, { cause: error });
+    }
+  }
 
   async function drawDigit(digit) {
     await page.click('#clear');
@@ -75,8 +101,28 @@ describe('web demo', { timeout: 150_000 }, () => {
     assert.equal(await page.locator('#program table.outputs-table tbody tr').count(), 1);
     assert.ok((await page.locator('#operator-list li').count()) > 5, 'operators are listed');
     assert.equal(await page.locator('#operator-list li.unsupported').count(), 0);
-    await page.locator('#program').scrollIntoViewIfNeeded();
+    await waitInView('#program');
     await screenshot(page, '03-opened-fixture');
+  });
+
+  it('shows code to use the program in an app, which runs as shown', async () => {
+    const code = await page.locator('#snippet').textContent();
+    assert.match(code, /const program = await load\('model\.pt2'\);/);
+    assert.match(code, /new Tensor\('int64', new BigInt64Array\(2 \* 2\), \[2, 2\]\) \/\* s0 in \[2, 64\] \*\//);
+    // The snippet in Node, with the package and the fixture it names.
+    const dir = await mkdtemp(join(tmpdir(), 'pt2web-snippet-'));
+    try {
+      const runnable = code
+        .replace("from 'pt2web'", `from ${JSON.stringify(join(REPO, 'npm', 'src', 'index.js'))}`)
+        .replace("load('model.pt2')", `load(${JSON.stringify(join(REPO, 'tests', 'fixtures', FIXTURE, 'model.pt2'))})`)
+        .replace('program.dispose();', "console.log(output.shape.join('x'));\nprogram.dispose();");
+      await writeFile(join(dir, 'snippet.mjs'), runnable);
+      const result = spawnSync(process.execPath, [join(dir, 'snippet.mjs')], { encoding: 'utf8' });
+      assert.equal(result.status, 0, `${runnable}\n${result.stderr}`);
+      assert.match(result.stdout, /^2x2x\d+$/m);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('runs it on the example inputs and shows the outputs torch computed and a time profile', async () => {
@@ -99,7 +145,7 @@ describe('web demo', { timeout: 150_000 }, () => {
     const profile = page.locator('#profile li');
     assert.ok((await profile.count()) >= 3, 'the profile lists operators');
     assert.match(await profile.first().getAttribute('data-label'), /^aten\./);
-    await page.locator('#results').scrollIntoViewIfNeeded();
+    await waitInView('#results');
     await screenshot(page, '04-run-results');
   });
 
@@ -184,17 +230,55 @@ describe('web demo', { timeout: 150_000 }, () => {
     await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
     assert.equal(await page.locator('#output-leaves li.leaf').getAttribute('data-shape'), '[1, 1000]');
     assert.ok((await page.locator('#profile li').count()) >= 5);
-    await page.locator('#results').scrollIntoViewIfNeeded();
+    // Every profile label is shown whole, so no two rows read the same.
+    const labels = await page.locator('#profile .bar-label').evaluateAll((nodes) =>
+      nodes.map((node) => ({ text: node.textContent, cut: node.scrollWidth > node.clientWidth + 1 })));
+    assert.deepEqual(labels.filter((label) => label.cut), []);
+    assert.equal(new Set(labels.map((label) => label.text)).size, labels.length);
+    // A classifier: its top classes, the first being torch's most likely class.
+    const golden = await goldenCase('mobilenet_v2', 'default');
+    const best = golden.expected.values.indexOf(Math.max(...golden.expected.values));
+    const classes = page.locator('#top-classes li');
+    assert.equal(await classes.count(), 5);
+    assert.equal(await classes.first().getAttribute('data-label'), String(best));
+    assert.match(await classes.first().getAttribute('class'), /highlight/);
+    await waitInView('#results');
     await screenshot(page, '10-large-program-profile');
+  });
+
+  it('runs the classifier on an uploaded image, scaled to its input size', async () => {
+    // An 8x8 image of one colour, made by the page's canvas.
+    const base64 = await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = canvas.height = 8;
+      const context = canvas.getContext('2d');
+      context.fillStyle = 'rgb(200, 100, 50)';
+      context.fillRect(0, 0, 8, 8);
+      return canvas.toDataURL('image/png').split(',')[1];
+    });
+    assert.equal(await page.locator('#run-image-label').isVisible(), true);
+    await page.setInputFiles('#run-image', { name: 'colour.png', mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') });
+    await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
+    assert.match(await page.locator('.run-summary').innerText(), /your image/);
+    const input = page.locator('#input-leaves li.leaf[data-path="*args[0]"]');
+    assert.equal(await input.getAttribute('data-shape'), '[1, 3, 224, 224]');
+    // Every pixel is the colour: red 200/255 first, then green 100/255 and blue 50/255 planes.
+    assert.deepEqual(shownValues(await input.locator('.leaf-values').textContent()), Array(8).fill(0.7843));
+    assert.match(await input.locator('.leaf-stats').textContent(), /min 0\.1961 · max 0\.7843 · mean 0\.4575/);
+    assert.equal(await page.locator('#output-leaves li.leaf').getAttribute('data-shape'), '[1, 1000]');
+    assert.equal(await page.locator('#top-classes li').count(), 5);
   });
 
   it('runs a program on 2 threads (the page is cross-origin isolated) with torch\'s results', async () => {
     assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), true);
     const golden = await goldenCase(FIXTURE, EXAMPLE_CASE);
-    await page.selectOption('#threads', '2');
     await page.click(`button.sample[data-sample="${FIXTURE}"]`);
     await page.waitForSelector('#open-card[data-state="opened"]', { timeout: TIMEOUT });
-    assert.match(await page.locator('#program .facts').innerText(), /threads\s*2/i);
+    assert.match(await page.locator('#program .facts').innerText(), /threads\s*1/i);
+    // The new choice applies at once: the program is opened again on 2 threads.
+    await page.selectOption('#threads', '2');
+    await page.waitForFunction(() => /threads\s*2/i.test(document.querySelector('#program .facts')?.innerText ?? ''), null, { timeout: TIMEOUT });
+    await page.waitForSelector('#open-card[data-state="opened"]', { timeout: TIMEOUT });
     await page.click('#run-example');
     await page.waitForSelector('#open-card[data-state="ran"]', { timeout: TIMEOUT });
     const leaf = page.locator('#output-leaves li.leaf').first();

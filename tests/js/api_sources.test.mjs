@@ -1,5 +1,5 @@
 // load() sources: paths, file URLs, bytes of every kind, Blob and File,
-// Response and http(s) URLs (a local server), with onProgress; and the errors
+// Response and http(s) URLs (a local server), with onProgress and its stages; and the errors
 // for sources that cannot be read or are of the wrong kind.
 
 import assert from 'node:assert/strict';
@@ -50,10 +50,17 @@ async function loadsMlp(source, options = {}) {
   } finally {
     program.dispose();
   }
-  assert.ok(events.length >= 1, 'onProgress is called at least once');
-  assert.deepEqual(events.at(-1), { loaded: BYTES.length, total: BYTES.length });
+  // Stages: downloads (the last complete, sent once) and wasm in either order, then prepare, then ready.
+  const stages = events.map((e) => e.stage);
+  assert.deepEqual(stages.slice(-2), ['prepare', 'ready'], stages.join());
+  assert.deepEqual([...new Set(stages)].sort(), ['download', 'prepare', 'ready', 'wasm'], stages.join());
+  assert.equal(stages.filter((stage) => stage === 'wasm').length, 1);
+  assert.deepEqual(events.at(-1), { stage: 'ready', loaded: BYTES.length, total: BYTES.length });
+  const downloads = events.filter((e) => e.stage === 'download');
+  assert.equal(downloads.filter((e) => e.loaded === e.total).length, 1, 'the complete download is reported once');
+  assert.deepEqual(downloads.at(-1), { stage: 'download', loaded: BYTES.length, total: BYTES.length });
   for (let i = 1; i < events.length; i++) assert.ok(events[i].loaded >= events[i - 1].loaded, 'progress only grows');
-  return events;
+  return downloads;
 }
 
 test('a file path, relative path and file: URL (Node)', async () => {

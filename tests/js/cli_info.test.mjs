@@ -79,3 +79,14 @@ test('an unknown command prints the usage', () => {
   assert.equal(status, 2);
   assert.match(stderr, /usage: pt2web/);
 });
+
+test('outputs have the path of their value in the returned pytree', () => {
+  // pytree_io returns ({'a': t, 'rest': [t, (t, t)]}, t): torch's out_spec above its five outputs.
+  const { status, stdout } = runCli('info', join(FIXTURES, 'pytree_io', 'model.pt2'), '--json');
+  assert.equal(status, 0);
+  const { outputs } = JSON.parse(stdout);
+  assert.deepEqual(outputs.map((o) => o.path), ["[0]['a']", "[0]['rest'][0]", "[0]['rest'][1][0]", "[0]['rest'][1][1]", '[1]']);
+  assert.deepEqual(outputs.map((o) => o.name), ['mul_1', 'mul', 'add', 'sum_1', 'mean']);
+  const text = runCli('info', join(FIXTURES, 'pytree_io', 'model.pt2')).stdout;
+  assert.match(text, /^\s+output\[0\]\['rest'\]\[1\]\[0\]\s+add\s+float32/m);
+});

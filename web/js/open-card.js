@@ -2,11 +2,13 @@
 // programs; a progress bar while the file is read and prepared; the
 // program's description; runs on its example inputs or on random inputs
 // with outputs and a time profile; a readable error (with whatever the
-// file could still tell) when it cannot be opened. All the work happens in
+// file could still tell) when it cannot be opened. What appears is scrolled
+// into view; a new Threads choice reopens the program at once. All the work happens in
 // a worker (worker-client.js), so the page stays responsive.
 
 import { byId, h, replaceChildren } from './dom.js';
 import { formatBytes } from './format.js';
+import { imageInputOf, imageTensor } from './image-input.js';
 import { programView } from './program-view.js';
 import { resultsView } from './results-view.js';
 import { ProgramWorker } from './worker-client.js';
@@ -18,6 +20,13 @@ const CODE_TITLES = {
   BAD_INPUT: 'The inputs do not fit the program',
   INTERNAL: 'pt2web failed (a bug; the page has recovered)',
 };
+
+// Scrolls what just appeared into view (smoothly, unless the visitor asked
+// for reduced motion).
+function reveal(element) {
+  const reduced = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+  element.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
+}
 
 export function setupOpenCard() {
   const card = byId('open-card');
@@ -31,6 +40,8 @@ export function setupOpenCard() {
   const runBar = byId('run-bar');
   const runExample = byId('run-example');
   const runRandom = byId('run-random');
+  const runImage = byId('run-image');
+  const runImageLabel = byId('run-image-label');
   const results = byId('results');
   const threadsChoice = byId('threads');
   if (globalThis.crossOriginIsolated !== true) {
@@ -49,6 +60,7 @@ export function setupOpenCard() {
     drop.classList.toggle('disabled', value);
     runExample.disabled = value || !opened?.hasExample;
     runRandom.disabled = value || !opened;
+    runImage.disabled = value || !opened?.image;
   };
 
   const showProgress = ({ stage, loaded, total }, name) => {
@@ -84,6 +96,7 @@ export function setupOpenCard() {
     errorBox.hidden = true;
     programBox.hidden = true;
     runBar.hidden = true;
+    runImageLabel.hidden = true;
     results.replaceChildren();
     opened = null;
     card.dataset.state = 'loading';
@@ -97,10 +110,17 @@ export function setupOpenCard() {
         bytes: result.bytes,
         loadMs: result.loadMs,
         threads: result.threads,
+        runnable: true,
       }));
       programBox.hidden = false;
       runBar.hidden = false;
       card.dataset.state = 'opened';
+      opened.source = source;
+      opened.image = imageInputOf(result.description);
+      runImageLabel.hidden = !opened.image;
+      if (opened.image) runImageLabel.title = `scaled to ${opened.image.height} x ${opened.image.width}, values in [0, 1]`;
+      progress.hidden = true; // before scrolling: hiding it later would move what was scrolled to
+      reveal(programBox);
     } catch (error) {
       showError(error, `could not open ${name}`);
       if (error.description) {
@@ -114,16 +134,19 @@ export function setupOpenCard() {
     }
   };
 
-  const run = async (mode) => {
+  const run = async (mode, file) => {
     if (busy || !opened) return;
     setBusy(true);
     errorBox.hidden = true;
     card.dataset.state = 'running';
     showProgress({ stage: 'run' }, opened.name);
     try {
-      const result = await worker.run(mode);
+      const extra = file ? { image: await imageTensor(file, opened.image), path: opened.image.path } : {};
+      const result = await worker.run(mode, extra);
       replaceChildren(results, resultsView(result));
       card.dataset.state = 'ran';
+      progress.hidden = true; // before scrolling, as in open()
+      reveal(results);
     } catch (error) {
       showError(error, `could not run ${opened.name}`);
       card.dataset.state = 'run-error';
@@ -139,12 +162,22 @@ export function setupOpenCard() {
     if (file) open(file, file.name);
   };
 
+  // A new thread count applies at once: the opened program is opened again with it.
+  threadsChoice.addEventListener('change', () => {
+    if (opened?.source) open(opened.source, opened.name);
+  });
+
   input.addEventListener('change', () => {
     openFiles(input.files);
     input.value = '';
   });
   runExample.addEventListener('click', () => run('example'));
   runRandom.addEventListener('click', () => run('random'));
+  runImage.addEventListener('change', () => {
+    const file = runImage.files?.[0];
+    runImage.value = '';
+    if (file) run('image', file);
+  });
 
   // Files can be dropped anywhere on the card; the zone lights up meanwhile.
   for (const type of ['dragenter', 'dragover']) {

@@ -1,11 +1,13 @@
 // Renders a program's description (what `pt2web info` shows): a summary of
 // the archive, the user inputs with shapes and symbol ranges, the outputs,
 // the weights, the graph signature, every operator (unsupported ones
-// marked) and the program as torch prints it. Returns a DOM tree; all text
-// from the file goes in as text.
+// marked), the program as torch prints it and, for a program that loaded,
+// code to use it in an app. Returns a DOM tree; all text from the file goes
+// in as text.
 
 import { h } from './dom.js';
 import { formatBytes, formatMs, formatRange, formatShape, shortTarget } from './format.js';
+import { usageSnippet } from './snippet.js';
 
 function typeOf(entry) {
   if (entry.kind === 'tensor') return `${entry.dtype ?? '?'}${formatShape(entry.shape)}`;
@@ -79,7 +81,8 @@ function signatureTables(signature) {
 
 /**
  * @param {object} d the description
- * @param {{name: string, bytes?: number, loadMs?: number, threads?: number}} file
+ * @param {{name: string, bytes?: number, loadMs?: number, threads?: number, runnable?: boolean}} file
+ *   runnable: the program loaded (then a usage snippet is shown)
  */
 export function programView(d, file) {
   const unsupported = d.operators.filter((op) => !op.supported).length;
@@ -107,7 +110,7 @@ export function programView(d, file) {
       : h('p', { class: 'muted' }, 'none'),
     h('h3', {}, 'Outputs'),
     d.outputs.length
-      ? table(['name', 'type'], d.outputs.map((o) => [o.name || '(constant)', h('code', {}, typeOf(o))]), 'outputs-table')
+      ? table(['path', 'name', 'type'], d.outputs.map((o) => [h('code', {}, `output${o.path ?? ''}`), o.name || '(constant)', h('code', {}, typeOf(o))]), 'outputs-table')
       : h('p', { class: 'muted' }, 'none'),
     h('h3', {}, `Operators · ${operatorsText}`),
     operatorChips(d.operators),
@@ -128,5 +131,21 @@ export function programView(d, file) {
         )
       : null,
     d.printed ? h('details', {}, h('summary', {}, 'Program (as torch prints it)'), h('pre', { class: 'printed' }, d.printed)) : null,
+    file.runnable ? snippetView(usageSnippet(d, file.name)) : null,
   );
+}
+
+// The snippet with a Copy button (the clipboard needs a secure context;
+// where it is missing the text can still be selected by hand).
+function snippetView(code) {
+  const button = h('button', { type: 'button', class: 'secondary copy', id: 'copy-snippet' }, 'Copy');
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(code);
+      button.textContent = 'Copied';
+    } catch {
+      button.textContent = 'Select the text to copy it';
+    }
+  });
+  return h('details', { class: 'snippet' }, h('summary', {}, 'Use it in your app'), h('pre', { id: 'snippet' }, code), button);
 }

@@ -9,7 +9,9 @@
 //                                      (total 0 when unknown), progress {stage:
 //                                      'prepare'}, then result {description, bytes,
 //                                      loadMs (preparing only), hasExample}
-//   {type: 'run', mode: 'example' | 'random'}
+//   {type: 'run', mode: 'example' | 'random' | 'image', image?, path?}
+//                                     (image: a {dtype, shape, data} tensor put at the
+//                                      input path `path`, other inputs as for 'example')
 //                                     -> result {source, inputs, outputs, profile, firstRunMs,
 //                                      medianRunMs and repeats (null and 0 when the
 //                                      program did not run again), memory}
@@ -49,13 +51,14 @@ async function open({ id, file, url, name, threads = 1 }) {
   const source = file ?? url;
   let bytes = 0;
   let started = performance.now();
-  // The package reports {loaded, total} while it reads, and loaded === total
-  // once the whole file is in; preparing the program comes next.
-  const onProgress = ({ loaded, total }) => {
+  // The package reports the 'download' stage while it reads the file, then
+  // 'prepare' once the file and the WebAssembly module are in.
+  const onProgress = ({ stage, loaded, total }) => {
     bytes = loaded;
-    const done = total !== null && loaded === total;
-    if (done) started = performance.now();
-    reply(id, 'progress', { stage: done ? 'prepare' : 'read', loaded, total: total ?? 0 });
+    if (stage === 'prepare') started = performance.now();
+    if (stage === 'download' || stage === 'prepare') {
+      reply(id, 'progress', { stage: stage === 'download' ? 'read' : 'prepare', loaded, total: total ?? 0 });
+    }
   };
   try {
     program = await load(source, { label: name, onProgress, threads });
@@ -104,12 +107,27 @@ function repeatedRuns(inputs, firstMs) {
   return runs.sort((a, b) => a.runMs - b.runMs);
 }
 
-function run({ mode }) {
-  const { sampleInputs } = needPackage();
+// Puts value at a description's input path ("*args[0]", "**kwargs['x']") of inputs.
+function placeInput(inputs, path, value) {
+  const steps = [...path.matchAll(/\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]/g)].map((m) => (m[1] !== undefined ? Number(m[1]) : m[2]));
+  let node = path.startsWith('**kwargs') ? inputs.kwargs : inputs.args;
+  steps.slice(0, -1).forEach((step) => {
+    node = node[step];
+  });
+  node[steps.at(-1)] = value;
+}
+
+function run({ mode, image, path }) {
+  const { sampleInputs, Tensor } = needPackage();
   if (!program) throw new Error('open a program first');
   // Random inputs differ on every click; the example inputs are the archive's.
   const seed = Math.floor(Math.random() * 2 ** 31);
   const inputs = sampleInputs(program, { random: mode === 'random', seed });
+  if (mode === 'image') {
+    const tensor = new Tensor(image.dtype, image.data, image.shape);
+    placeInput(inputs, path, tensor);
+    inputs.source = 'image';
+  }
   const inputLeaves = [...summarizeTree(inputs.args, '*args'), ...summarizeTree(inputs.kwargs, '**kwargs')];
   const first = timedRun(inputs);
   const repeats = changesState(program.description) ? [] : repeatedRuns(inputs, first.runMs);

@@ -1,5 +1,6 @@
 // Renders a run of a program: the outputs (path, dtype, shape, first
-// values, min/max/mean), the inputs it was given, how long the first run
+// values, min/max/mean; the top classes of a classifier's scores as a bar
+// chart), the inputs it was given, how long the first run
 // and (when the worker ran it again) the median of the later runs took, the
 // activation memory, and the per-operator time profile as a bar chart.
 
@@ -36,6 +37,26 @@ function leafView(leaf) {
   );
 }
 
+// The top classes of the first output that looks like a classifier's
+// scores, as a bar chart of softmax probabilities.
+function topClassesChart(leaves) {
+  const leaf = leaves.find((l) => l.classes);
+  if (!leaf) return null;
+  const list = h('ol', { class: 'bars topk-bars', id: 'top-classes' });
+  drawBars(
+    list,
+    leaf.classes.map(({ index, probability }, rank) => ({
+      label: String(index),
+      value: probability,
+      text: `${(probability * 100).toFixed(1)}%`,
+      highlight: rank === 0,
+      title: `class ${index}: probability ${probability.toFixed(4)} (softmax of ${leaf.path})`,
+    })),
+    { max: 1 },
+  );
+  return [h('h3', {}, `Top ${leaf.classes.length} classes of `, h('code', {}, leaf.path), ' (softmax)'), list];
+}
+
 function leavesList(leaves, id) {
   return h('ul', { class: 'leaves', id }, leaves.map(leafView));
 }
@@ -68,7 +89,7 @@ function profileChart(profile, ofMedianRun) {
 /** @param {object} result the worker's run result */
 export function resultsView(result) {
   const { plannedBytes, unplannedBytes } = result.memory ?? {};
-  const source = result.source === 'example' ? 'the example inputs' : 'random inputs';
+  const source = { example: 'the example inputs', image: 'your image' }[result.source] ?? 'random inputs';
   return h(
     'div',
     { class: 'results-view' },
@@ -87,6 +108,7 @@ export function resultsView(result) {
     ),
     h('h3', {}, 'Outputs'),
     leavesList(result.outputs, 'output-leaves'),
+    topClassesChart(result.outputs),
     profileChart(result.profile, result.medianRunMs !== null),
     h('details', {}, h('summary', {}, `Inputs used (${result.inputs.length})`), leavesList(result.inputs, 'input-leaves')),
   );

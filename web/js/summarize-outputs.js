@@ -1,6 +1,7 @@
 // Summaries of a program's outputs (or inputs) for display: every leaf of
 // the pytree with its path in Python's spelling (output[0]['logits']), and
-// for tensors the dtype, shape, first values and min/max/mean; other leaves
+// for tensors the dtype, shape, first values and min/max/mean (and, for a
+// classifier's scores, the top classes by softmax probability); other leaves
 // with their Python type and value. Runs in the worker, so only small plain
 // objects cross over to the page however large the tensors are.
 
@@ -42,9 +43,28 @@ function statsOf(values, dtype) {
   return { min: formatNumber(min), max: formatNumber(max), mean: finite ? formatNumber(sum / finite) : 'nan' };
 }
 
+const TOP_CLASSES = 5;
+
+// A classifier's scores: a float tensor of shape [C] or [1, C] with a few
+// classes or more. Its top classes by softmax probability, or null.
+function topClasses(values, shape, dtype) {
+  const classes = shape.at(-1);
+  const looksLikeScores = /^(float|bfloat)/.test(dtype) && (shape.length === 1 || (shape.length === 2 && shape[0] === 1));
+  if (!looksLikeScores || !(classes >= 3) || values.some((v) => !Number.isFinite(Number(v)))) return null;
+  const scores = values.map(Number);
+  const top = Math.max(...scores);
+  const weights = scores.map((v) => Math.exp(v - top));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return weights
+    .map((weight, index) => ({ index, probability: weight / total }))
+    .sort((a, b) => b.probability - a.probability)
+    .slice(0, TOP_CLASSES);
+}
+
 function tensorSummary(path, tensor) {
   const values = elementsOf(tensor);
   return {
+    classes: topClasses(values, Array.from(tensor.shape), tensor.dtype),
     path,
     kind: 'tensor',
     dtype: tensor.dtype,

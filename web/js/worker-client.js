@@ -33,9 +33,9 @@ export class ProgramWorker {
     return this.#call({ type: 'open', name, threads, ...body }, onProgress);
   }
 
-  /** Runs the open program: mode 'example' or 'random'. */
-  async run(mode) {
-    return this.#call({ type: 'run', mode });
+  /** Runs the open program: mode 'example' or 'random', or 'image' with {image, path}. */
+  async run(mode, extra = {}) {
+    return this.#call({ type: 'run', mode, ...extra });
   }
 
   #start() {

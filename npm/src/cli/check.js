@@ -1,10 +1,13 @@
 // `pt2web check DIR [--core]`: runs a fixture folder's cases in order on one
 // loaded program (state carries over between cases) and compares the results
-// with torch's. One line per case, then "N passed, M failed".
+// with torch's. One line per case, then "N passed, M failed". A DIR that is
+// not a folder is a UsageError (exit 2) saying what check expects.
 
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { load } from '../index.js';
+import { UsageError } from './args.js';
 import { decodeCall, readCases } from './cases.js';
 import { compareAll } from './compare.js';
 
@@ -45,8 +48,18 @@ function runCase(program, testCase) {
   return { pass: result.ok, detail: result.ok ? error : `${result.problem} (${error})` };
 }
 
+// check takes a fixture folder; a file or a missing path is a usage mistake.
+async function requireFolder(dir) {
+  const found = await stat(dir).catch(() => null);
+  if (found?.isDirectory()) return;
+  const what = found ? `${dir} is a file` : `${dir} does not exist`;
+  const hint = found ? `; to run one program, use pt2web run ${dir}` : '';
+  throw new UsageError(`${what}: check takes a folder holding model.pt2 and cases.json${hint}`);
+}
+
 /** Runs the command; resolves to the process exit code. */
 export async function check(dir, { core = false, threads = 1 } = {}) {
+  await requireFolder(dir);
   const modelPath = join(dir, core ? 'model.core.pt2' : 'model.pt2');
   const casesPath = join(dir, core ? 'cases.core.json' : 'cases.json');
   const { cases } = await readCases(casesPath);

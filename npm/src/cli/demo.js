@@ -1,7 +1,9 @@
-// `pt2web demo`: the digits demo. Loads the bundled digits_cnn program (a
-// CNN trained on scikit-learn's 8x8 handwritten digits), classifies every
-// image of its cases and compares each predicted digit with the one torch's
-// logits give.
+// `pt2web demo`: the digits demo. Loads the digits_cnn program (a CNN
+// trained on scikit-learn's 8x8 handwritten digits), classifies every image
+// of its cases and compares each predicted digit with the one torch's logits
+// give. The package ships the program and its cases in demo/digits_cnn/
+// (copied from the repository's tests/fixtures by prepack.mjs); in the
+// repository the fixture itself is used.
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { load } from '../index.js';
 import { decodeCall, decodeTensor, readCases } from './cases.js';
 
-const FIXTURE = new URL('../../../tests/fixtures/digits_cnn/', import.meta.url);
+const FOLDERS = [
+  new URL('../../demo/digits_cnn/', import.meta.url),
+  new URL('../../../tests/fixtures/digits_cnn/', import.meta.url),
+];
 const SHADES = ' .:-=+*#%@';
 
 function argmaxRows(data, classes) {
@@ -39,14 +44,14 @@ function drawDigit(pixels, offset) {
 
 /** Runs the command; resolves to the process exit code. */
 export async function demo() {
-  const modelPath = fileURLToPath(new URL('model.pt2', FIXTURE));
-  if (!existsSync(modelPath)) {
-    // The npm tarball does not ship the fixtures.
-    console.error(`pt2web demo needs the pt2web repository's tests/fixtures/digits_cnn (looked in ${fileURLToPath(FIXTURE)}); ` +
-      'with the npm package, try `pt2web run MODEL.pt2` instead');
+  const folder = FOLDERS.find((url) => existsSync(new URL('model.pt2', url)));
+  if (!folder) {
+    console.error(`pt2web demo: the digits program is missing (looked in ${FOLDERS.map((url) => fileURLToPath(url)).join(' and ')}); ` +
+      'reinstall the package, or try `pt2web run MODEL.pt2` on a program of your own');
     return 1;
   }
-  const { description, cases } = await readCases(fileURLToPath(new URL('cases.json', FIXTURE)));
+  const modelPath = fileURLToPath(new URL('model.pt2', folder));
+  const { description, cases } = await readCases(fileURLToPath(new URL('cases.json', folder)));
   console.log(`pt2web demo: ${description}`);
   const program = await load(modelPath);
   console.log(`loaded ${modelPath} (${program.dialect} dialect, ${program.operators.length} operators)\n`);

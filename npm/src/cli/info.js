@@ -58,7 +58,7 @@ export function formatDescription(path, d) {
   out.push(`  dialect   ${d.dialect}`);
   out.push('');
   out.push(section('inputs', table(d.inputs.map((i) => [i.path, i.name, formatValue(i), formatRanges(i.ranges)]))));
-  out.push(section('outputs', table(d.outputs.map((o) => [o.name || '(constant)', formatValue(o), o.loss ? 'loss' : '']))));
+  out.push(section('outputs', table(d.outputs.map((o) => [`output${o.path}`, o.name || '(constant)', formatValue(o), o.loss ? 'loss' : '']))));
   out.push(section('range constraints', table(Object.entries(d.range_constraints).map(([s, r]) => [s, formatRange(r)]))));
   const s = d.state;
   out.push('state');

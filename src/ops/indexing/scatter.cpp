@@ -25,7 +25,8 @@ void push_in_place(OpCall& c, const Tensor& result) { c.push(assign_in_place(c.t
 std::vector<int64_t> checked_positions(const Tensor& index, int64_t size, const std::string& where) {
   std::vector<int64_t> idx = read_indices(index, true, where);
   for (int64_t i : idx)
-    if (i < 0 || i >= size) fail(ErrorCode::BadInput, where, "index out of range in self");
+    if (i < 0 || i >= size)
+      fail(ErrorCode::BadInput, where, "index out of range in self: index ", i, " is outside [0, ", size, ")");
   return idx;
 }
 

@@ -15,14 +15,17 @@ function decodeTensor(Tensor, { dtype, shape, data }) {
   return new Tensor(dtype, new ArrayClass(bytes.buffer), shape);
 }
 
-/** Runs the cases that have expected results; program: from pt2web's load(). */
-export function checkDigitCases(program, Tensor, casesJson) {
+/**
+ * Runs the cases that have expected results; program: from pt2web's load()
+ * (a Program, or a WorkerProgram whose run() resolves later).
+ */
+export async function checkDigitCases(program, Tensor, casesJson) {
   const summary = { cases: 0, passed: 0, maxError: 0, failures: [] };
   for (const testCase of casesJson.cases) {
     if (testCase.expected === undefined) continue;
     summary.cases++;
     const args = testCase.args.tuple.map((value) => decodeTensor(Tensor, value.tensor));
-    const got = program.run(args);
+    const got = await program.run(args);
     const want = decodeTensor(Tensor, testCase.expected.tensor);
     let problem = null;
     if (got.dtype !== want.dtype || got.shape.join() !== want.shape.join()) {

@@ -4,9 +4,15 @@
 
 import {
   BadInputError, DTYPES, Program, Pt2webError, Tensor, UnsupportedError,
-  dict, float, heapStats, inspect, int, list, load, sampleInputs, tuple,
+  cachedModels, clearModelCache, dict, float, heapStats, inspect, int, list, load, sampleInputs, tuple,
   type DType, type InputDescription, type OutputValue, type ProgramDescription,
 } from 'pt2web';
+
+// Fails to compile unless A and B are the same type.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+function sameType<A, B>(proof: Same<A, B>): void {
+  console.log(proof);
+}
 
 export async function usage(bytes: Uint8Array, response: Response, blob: Blob): Promise<number> {
   const program: Program = await load('model.pt2', {
@@ -22,6 +28,31 @@ export async function usage(bytes: Uint8Array, response: Response, blob: Blob): 
   const ids = new Tensor('int64', [1, 2, 3], [1, 3]);
   const i64: BigInt64Array = ids.data;
   const inferred = new Tensor(new Float64Array(4), [2, 2]);
+  sameType<typeof inferred.dtype, 'float64'>(true);
+  sameType<typeof inferred.data, Float64Array>(true);
+  sameType<(typeof x)['dtype'], 'float32'>(true);
+  sameType<typeof ids.dtype, 'int64'>(true);
+  const bytesTensor = new Tensor(new Uint8ClampedArray(4));
+  sameType<typeof bytesTensor.dtype, 'uint8'>(true);
+  // The common case needs no cast: one tensor out.
+  const logits = program.run([x]);
+  const data: Float32Array | BigInt64Array | Uint16Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint32Array | BigUint64Array = logits.data;
+  console.log(logits.shape[1], data.length);
+  const [first2, second] = program.run<[Tensor, Tensor]>([x]);
+  console.log(first2.shape, second.dtype);
+  const named = program.run<{ logits: Tensor }>([x], new Map([['mask', x]]));
+  console.log(named.logits.size, program.run([new Map([['a', x]])]).rank);
+  sameType<typeof program.dialect, 'TRAINING' | 'ATEN'>(true);
+  const threadsReason: string | null = program.threadsReason;
+  const inWorker = await load('model.pt2', { worker: true, cache: true, onProgress: ({ stage, loaded }) => console.log(stage, loaded) });
+  const fromWorker = await inWorker.run([x], {}, { transfer: true });
+  console.log(fromWorker.shape, (await inWorker.stateDict())['w']?.dtype, inWorker.description.outputs[0].path);
+  inWorker.dispose();
+  // @ts-expect-error: a worker's run() is a Promise
+  console.log(inWorker.run([x]).shape);
+  const cached = await cachedModels();
+  console.log(cached[0]?.etag, await clearModelCache(cached[0]?.url));
+  console.log(threadsReason, program.outputs[0].path, program.operators[0].qualified);
   const y: OutputValue = program.run([x, [ids, null], { a: inferred }], { scale: float(2), n: int(3n), t: tuple([x]), l: list([]), d: dict([[0, x]]) });
   if (y instanceof Tensor) console.log(y.dtype, y.shape, y.data.length, y.toArray());
   const first: InputDescription = program.inputs[0];

@@ -121,6 +121,10 @@ TEST_CASE("leaf paths use torch's key-path spelling") {
         std::vector<std::string>{"[0]['a']", "[0]['rest'][0]", "[0]['rest'][1][0]",
                                  "[0]['rest'][1][1]", "[1]"});
   CHECK(TreeSpec::parse(kMlpOut).leaf_paths() == std::vector<std::string>{""});
+  // An output that is a (tuple, dict) pair is not a call's (args, kwargs).
+  CHECK(TreeSpec::parse(kPytreeIn).leaf_paths(false) ==
+        std::vector<std::string>{"[0][0]['a']", "[0][0]['b']", "[0][1][0]", "[0][1][1]", "[1]['scale']",
+                                 "[1]['mask']"});
 }
 
 TEST_CASE("flatten takes dict values in the spec's key order") {

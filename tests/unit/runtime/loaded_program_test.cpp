@@ -1,9 +1,11 @@
 // LoadedProgram, the one door into pt2web: a program runs on 2 threads with
 // the same bits as on 1; the thread count is the program's own; the profile,
 // memory stats, mutation analysis and description come from the core; random
-// inputs are accepted by every fixture program; errors leave it usable.
+// inputs are accepted by every fixture program; errors leave it usable;
+// decomposed() and save() give programs that pass torch's cases.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -187,4 +189,66 @@ TEST_CASE("a bad input leaves the program usable", "[loaded_program]") {
   CHECK_THROWS_AS(program->run(PyValue::tuple({}), PyValue::dict()), Error);
   for (const auto& c : cases)
     if (!c.expects_error) CHECK(testing::compare(program->run(c.args, c.kwargs), c.expected, c.rtol, c.atol, nullptr).empty());
+}
+
+namespace {
+
+// Runs every case of a cases file on a program and checks torch's results
+// (or, where torch raised, that the program refuses the inputs).
+void check_cases(LoadedProgram& program, const std::string& cases_path) {
+  for (const auto& c : testing::read_cases(cases_path)) {
+    INFO(cases_path << " case " << c.name);
+    if (c.expects_error) {
+      CHECK_THROWS_AS(program.run(c.args, c.kwargs), Error);
+      continue;
+    }
+    double max_error = 0;
+    CHECK(testing::compare(program.run(c.args, c.kwargs), c.expected, c.rtol, c.atol, &max_error) == "");
+  }
+}
+
+// The ATen overloads a program uses ("aten::linear.default").
+std::vector<std::string> operator_targets(const LoadedProgram& program) {
+  const nlohmann::json description = program.describe();
+  std::vector<std::string> targets;
+  for (const auto& op : description["operators"]) targets.push_back(op["qualified"]);
+  return targets;
+}
+
+bool uses(const LoadedProgram& program, const std::string& target) {
+  auto targets = operator_targets(program);
+  return std::find(targets.begin(), targets.end(), target) != targets.end();
+}
+
+}  // namespace
+
+TEST_CASE("decomposed() gives torch's ATen program, which save() writes and load reads back", "[loaded_program]") {
+  auto program = load_fixture("mlp");
+  REQUIRE(uses(*program, "aten::linear.default"));
+  auto decomposed = program->decomposed();
+  CHECK(decomposed->describe()["dialect"] == "ATEN");
+  CHECK_FALSE(uses(*decomposed, "aten::linear.default"));
+  check_cases(*decomposed, fixture_dir("mlp") + "/cases.core.json");
+
+  auto saved = std::make_shared<const std::vector<uint8_t>>(decomposed->save());
+  LoadedProgram reloaded(saved, "saved");
+  CHECK(reloaded.describe()["dialect"] == "ATEN");
+  CHECK(operator_targets(reloaded) == operator_targets(*decomposed));
+  check_cases(reloaded, fixture_dir("mlp") + "/cases.core.json");
+}
+
+TEST_CASE("decomposed() keeps the operators it is told to preserve and refuses those it cannot", "[loaded_program]") {
+  auto program = load_fixture("mlp");
+  DecompositionOptions keep_linear;
+  keep_linear.preserve = {"aten.linear.default"};
+  auto decomposed = program->decomposed(keep_linear);
+  CHECK(uses(*decomposed, "aten::linear.default"));
+  check_cases(*decomposed, fixture_dir("mlp") + "/cases.core.json");
+
+  DecompositionOptions bad;
+  bad.preserve = {"aten.add_.Tensor"};
+  CHECK_THROWS_MATCHES(program->decomposed(bad), Error,
+                       Catch::Predicate<Error>([](const Error& e) { return e.code() == ErrorCode::BadInput; },
+                                               "a BadInput error"));
+  check_cases(*program, fixture_dir("mlp") + "/cases.json");  // the original is untouched
 }
