@@ -101,16 +101,20 @@ function withGlobalValues(values) {
   };
 }
 
-// Node's CommonJS names and a listened Worker, as the glue's globals.
+// Node's CommonJS names and a listened Worker, as the glue's globals. The
+// glue sets its Worker global from require('worker_threads') while it
+// starts, so that require gives the listened class too: a worker whose
+// script throws before the glue listens is then reported, not an uncaught
+// exception in the caller's process.
 async function nodeGlobals(onWorkerError) {
-  const [{ createRequire }, { fileURLToPath }, { dirname }, { Worker }] = await Promise.all(
+  const [{ createRequire }, { fileURLToPath }, { dirname }, workerThreads] = await Promise.all(
     ['node:module', 'node:url', 'node:path', 'node:worker_threads'].map(importHidden),
   );
-  return withGlobalValues({
-    require: createRequire(GLUE_URL),
-    __dirname: dirname(fileURLToPath(GLUE_URL)),
-    Worker: listenedWorker(Worker, onWorkerError),
-  });
+  const Worker = listenedWorker(workerThreads.Worker, onWorkerError);
+  const requireFromGlue = createRequire(GLUE_URL);
+  const require = (name) =>
+    name === 'worker_threads' || name === 'node:worker_threads' ? { ...workerThreads, Worker } : requireFromGlue(name);
+  return withGlobalValues({ require, __dirname: dirname(fileURLToPath(GLUE_URL)), Worker });
 }
 
 // The worker script as a blob: URL (see the header).
