@@ -5,6 +5,8 @@
 #include <optional>
 #include <set>
 
+#include "passes/tensor_meta_rules.h"
+
 namespace pt2web {
 
 namespace {
@@ -130,20 +132,9 @@ ExportedProgram fold_batch_norm(const ExportedProgram& program) {
       v.tensor = tensor;
       out.constants[target] = v;
       out.constants_order.push_back(target);
-      TensorMeta m;
-      m.dtype = dtype;
-      for (int64_t s : tensor.sizes()) {
-        SymInt si;
-        si.value = s;
-        m.sizes.push_back(si);
-      }
-      int64_t stride = 1;
-      m.strides.assign(m.sizes.size(), SymInt());
-      for (size_t d = m.sizes.size(); d-- > 0;) {
-        m.strides[d].value = stride;
-        stride *= m.sizes[d].value;
-      }
-      out.graph.tensor_values[placeholder] = m;
+      std::vector<SymInt> sizes;
+      for (int64_t d : tensor.sizes()) sizes.push_back(sym_const(d));
+      out.graph.tensor_values[placeholder] = contiguous_meta(dtype, sizes);
       Argument arg;
       arg.kind = Argument::Kind::Tensor;
       arg.name = placeholder;

@@ -119,10 +119,7 @@ bool attention(GraphBuilder& b, const Node& node) {
   std::string q_scaled = scaled(b, q, factor);
   if (causal)
     mask = additive_mask(b, causal_mask(b, qm.sizes[qm.sizes.size() - 2], km.sizes[km.sizes.size() - 2]), qm.dtype, false);
-  std::vector<int64_t> swap;
-  for (size_t i = 0; i < km.sizes.size(); ++i) swap.push_back(static_cast<int64_t>(i));
-  std::swap(swap[swap.size() - 1], swap[swap.size() - 2]);
-  std::string k_t = b.emit1("aten.permute.default", {tensor_arg(k), ints_arg(swap)}, permuted_meta(km, swap));
+  std::string k_t = emit_matrix_transpose(b, k);
   std::string scores = emit_matmul(b, q_scaled, scaled(b, k_t, factor));
   if (!mask.empty()) {
     const TensorMeta& sm = b.meta(scores);

@@ -26,6 +26,9 @@ std::string reshape_value(GraphBuilder& b, const std::string& x, const std::vect
 // operands.
 std::string emit_matmul(GraphBuilder& b, const std::string& x, const std::string& y);
 
+// x with its last two dims swapped (Tensor.mT, and t() of a matrix): a permute.
+std::string emit_matrix_transpose(GraphBuilder& b, const std::string& x);
+
 // tril (lower) / triu of x over its last two dims: the arange masks of
 // torch/_refs, then where(mask, x, 0) (logical_and for bool). "" when the
 // rank is below 2.

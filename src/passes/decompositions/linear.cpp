@@ -8,11 +8,6 @@ namespace pt2web {
 
 namespace {
 
-// weight.t() of a 2-d weight: permute [1, 0].
-std::string transposed(GraphBuilder& b, const std::string& w) {
-  return b.emit1("aten.permute.default", {tensor_arg(w), ints_arg({1, 0})}, permuted_meta(b.meta(w), {1, 0}));
-}
-
 bool linear(GraphBuilder& b, const Node& node) {
   std::string x = input_tensor(b, node, "input");
   std::string w = input_tensor(b, node, "weight");
@@ -23,12 +18,12 @@ bool linear(GraphBuilder& b, const Node& node) {
   size_t rank = xm.sizes.size();
   if (rank == 0) return false;  // ATen refuses a 0-d input
   if (rank == 2 && !bias.empty()) {
-    std::string wt = transposed(b, w);
+    std::string wt = emit_matrix_transpose(b, w);
     bind_outputs(b, node, {b.emit1("aten.addmm.default", {tensor_arg(bias), tensor_arg(x), tensor_arg(wt)}, out)});
     return true;
   }
   if (rank == 2) {
-    std::string wt = transposed(b, w);
+    std::string wt = emit_matrix_transpose(b, w);
     bind_outputs(b, node, {b.emit1("aten.mm.default", {tensor_arg(x), tensor_arg(wt)}, out)});
     return true;
   }
@@ -38,14 +33,14 @@ bool linear(GraphBuilder& b, const Node& node) {
     SymInt rows = sym_const(1);
     for (size_t i = 0; i + 1 < rank; ++i) rows = sym_mul(rows, xm.sizes[i]);
     std::string x2 = reshape_value(b, x, {rows, xm.sizes[rank - 1]});
-    std::string wt = transposed(b, w);
+    std::string wt = emit_matrix_transpose(b, w);
     std::string mm = b.emit1("aten.addmm.default", {tensor_arg(bias), tensor_arg(x2), tensor_arg(wt)},
                              contiguous_meta(out.dtype, {rows, out.sizes.back()}));
     bind_outputs(b, node, {b.emit1("aten.view.default", {tensor_arg(mm), b.sym_ints_arg(out.sizes)}, out)});
     return true;
   }
   // Otherwise matmul(input, weight.t()), then the bias added.
-  std::string product = emit_matmul(b, x, transposed(b, w));
+  std::string product = emit_matmul(b, x, emit_matrix_transpose(b, w));
   if (product.empty()) return false;
   if (!bias.empty()) product = b.emit1("aten.add.Tensor", {tensor_arg(product), tensor_arg(bias)}, out);
   bind_outputs(b, node, {product});
@@ -58,7 +53,7 @@ bool t(GraphBuilder& b, const Node& node) {
     bind_outputs(b, node, {x});  // t of a 0-d or 1-d tensor is the tensor itself
     return true;
   }
-  bind_outputs(b, node, {transposed(b, x)});
+  bind_outputs(b, node, {emit_matrix_transpose(b, x)});
   return true;
 }
 

@@ -42,14 +42,6 @@ std::string permuted(GraphBuilder& b, const std::string& x, const std::vector<in
   return b.emit1("aten.permute.default", {tensor_arg(x), ints_arg(perm)}, permuted_meta(b.meta(x), perm));
 }
 
-std::string matrix_transposed(GraphBuilder& b, const std::string& x) {
-  std::vector<int64_t> perm;
-  size_t rank = b.meta(x).sizes.size();
-  for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(i));
-  std::swap(perm[rank - 1], perm[rank - 2]);
-  return permuted(b, x, perm);
-}
-
 std::string viewed(GraphBuilder& b, const std::string& x, const std::vector<SymInt>& sizes) {
   return b.emit1("aten.view.default", {tensor_arg(x), b.sym_ints_arg(sizes)}, contiguous_meta(b.meta(x).dtype, sizes));
 }
@@ -100,8 +92,8 @@ std::string emit_dot(GraphBuilder& b, const std::string& x, const std::string& y
 std::string folded_matmul(GraphBuilder& b, const std::string& x, const std::string& y) {
   size_t d1 = b.meta(x).sizes.size(), d2 = b.meta(y).sizes.size();
   bool transpose = d2 > d1;
-  std::string t1 = transpose ? matrix_transposed(b, y) : x;
-  std::string t2 = !transpose ? y : d1 == 2 ? permuted(b, x, {1, 0}) : x;
+  std::string t1 = transpose ? emit_matrix_transpose(b, y) : x;
+  std::string t2 = !transpose ? y : d1 == 2 ? emit_matrix_transpose(b, x) : x;
   std::vector<SymInt> sizes1 = b.meta(t1).sizes;
   std::vector<SymInt> out_shape = slice(sizes1, 0, sizes1.size() - 1);
   SymInt rows = product(out_shape);
@@ -114,7 +106,7 @@ std::string folded_matmul(GraphBuilder& b, const std::string& x, const std::stri
                            contiguous_meta(dtype, {rows, out_shape.back()}));
   std::string out = viewed(b, mm, out_shape);
   if (!transpose) return out;
-  std::string back = matrix_transposed(b, out);
+  std::string back = emit_matrix_transpose(b, out);
   return b.emit1("aten.clone.default", {tensor_arg(back)}, contiguous_meta(dtype, b.meta(back).sizes),
                  {{"memory_format", memory_format_arg(kContiguousFormat)}});
 }
@@ -161,6 +153,14 @@ bool matmul(GraphBuilder& b, const Node& node) {
 }
 
 }  // namespace
+
+std::string emit_matrix_transpose(GraphBuilder& b, const std::string& x) {
+  std::vector<int64_t> perm;
+  size_t rank = b.meta(x).sizes.size();
+  for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(i));
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return permuted(b, x, perm);
+}
 
 std::string emit_matmul(GraphBuilder& b, const std::string& x, const std::string& y) {
   const TensorMeta& mx = b.meta(x);

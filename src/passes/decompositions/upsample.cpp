@@ -5,6 +5,7 @@
 // and the result is cast back. Linear modes gather the 2^n corners and
 // blend them innermost axis first (v0 + (v1 - v0) * t).
 #include <cmath>
+#include <optional>
 
 #include "passes/decomposition_table.h"
 #include "passes/decompositions/composites.h"
@@ -74,13 +75,33 @@ std::vector<SymInt> axis_shape(int64_t length, size_t trailing) {
   return s;
 }
 
-bool nearest(GraphBuilder& b, const Node& node) {
-  std::string x = input_tensor(b, node, "input");
-  const TensorMeta xm = b.meta(x);
+// What both modes start from: the input, its sizes resized, and the input
+// cast to the compute dtype (emitted only once the node is known to decompose).
+struct ResizeInput {
+  std::string x;
+  TensorMeta meta;
   Resize r;
-  if (xm.sizes.size() < 3 || !resize_of(node, xm, r)) return false;
-  DType dtype = compute_dtype(xm.dtype);
-  std::string input = cast(b, x, dtype);
+  DType dtype = DType::Float32;
+  std::string input;  // x in the compute dtype
+};
+
+std::optional<ResizeInput> resize_input(GraphBuilder& b, const Node& node, bool floating_only) {
+  ResizeInput in;
+  in.x = input_tensor(b, node, "input");
+  in.meta = b.meta(in.x);
+  if (in.meta.sizes.size() < 3 || !resize_of(node, in.meta, in.r)) return std::nullopt;
+  if (floating_only && !(is_floating(in.meta.dtype) && element_size(in.meta.dtype) >= 2)) return std::nullopt;
+  in.dtype = compute_dtype(in.meta.dtype);
+  in.input = cast(b, in.x, in.dtype);
+  return in;
+}
+
+bool nearest(GraphBuilder& b, const Node& node) {
+  auto in = resize_input(b, node, false);
+  if (!in) return false;
+  const TensorMeta& xm = in->meta;
+  const Resize& r = in->r;
+  const std::string& input = in->input;
   size_t n = r.out.size();
   std::vector<std::string> axes;
   for (size_t d = 0; d < n; ++d) {
@@ -102,15 +123,13 @@ bool nearest(GraphBuilder& b, const Node& node) {
 }
 
 bool linear_resize(GraphBuilder& b, const Node& node) {
-  std::string x = input_tensor(b, node, "input");
-  const TensorMeta xm = b.meta(x);
-  Resize r;
-  if (xm.sizes.size() < 3 || !resize_of(node, xm, r)) return false;
-  if (xm.dtype != DType::Float32 && xm.dtype != DType::Float64 && xm.dtype != DType::Float16 && xm.dtype != DType::BFloat16)
-    return false;
+  auto in = resize_input(b, node, true);
+  if (!in) return false;
+  const TensorMeta& xm = in->meta;
+  const Resize& r = in->r;
+  const DType dtype = in->dtype;
+  const std::string& input = in->input;
   bool align = input_bool(node, "align_corners", false);
-  DType dtype = compute_dtype(xm.dtype);
-  std::string input = cast(b, x, dtype);
   size_t n = r.out.size();
   std::vector<std::string> pos, lo, hi;  // per axis: source position, floor, floor + 1 clamped
   for (size_t d = 0; d < n; ++d) {
