@@ -7,6 +7,8 @@
 //   pt2web_native decompose IN.pt2 OUT.pt2 [--preserve op,...]
 //                                                    run_decompositions() to Core ATen, saved as a .pt2
 //   pt2web_native save IN.pt2 OUT.pt2                loads and saves again (pt2web's writer, torch 2.6 layout)
+//   pt2web_native fold IN.pt2 OUT.pt2                batch norms folded into convolutions, then constants
+//                                                    folded (passes/fold_batch_norm.h, runtime/fold_constants.h)
 //   pt2web_native bench DIR [--core] [--runs N]      times the first case of a fixture folder (median of N
 //                                                    runs after two warm-ups) and prints the memory one run
 //                                                    needs: the planned arena and the state the program reads
@@ -37,7 +39,9 @@
 #include "io/pt2_loader.h"
 #include "io/pt2_writer.h"
 #include "ops/registry.h"
+#include "passes/fold_batch_norm.h"
 #include "passes/run_decompositions.h"
+#include "runtime/fold_constants.h"
 #include "runtime/loaded_program.h"
 #include "util/error.h"
 
@@ -61,7 +65,8 @@ nlohmann::json describe_file(const std::string& path) {
 
 int usage() {
   std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 | print MODEL.pt2 |\n"
-               "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2 | bench DIR [--core] [--runs N] |\n"
+               "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2 | fold IN.pt2 OUT.pt2 |\n"
+               "       bench DIR [--core] [--runs N] |\n"
                "       conform [--dialect training|core|both] [--list FILE] PATH... |\n"
                "       ops [--core FILE [--supported | --extra]]\n";
   return 2;
@@ -251,6 +256,12 @@ int main(int argc, char** argv) {
     }
     if (command == "decompose" && argc >= 4) return decompose(argc, argv);
     if (command == "save" && argc >= 4) return rewrite(argv, [](ExportedProgram p) { return p; });
+    if (command == "fold" && argc == 4)
+      return rewrite(argv, [](ExportedProgram p) {
+        FoldConstantsResult r = fold_constants(fold_batch_norm(p));
+        std::cout << "folded " << r.folded_nodes << " nodes into " << r.new_constants << " constants\n";
+        return r.program;
+      });
     if (command == "conform") return conform(argc, argv);
     if (command == "ops") return ops(argc, argv);
     if (command == "bench") {

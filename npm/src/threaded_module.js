@@ -135,7 +135,8 @@ function describeWorkerError(event) {
 }
 
 // Calls report(error) for an error of any worker the glue loads; report
-// returns false once it no longer wants them (the glue's handler then runs).
+// returns true when it handled the error, false to let the glue's handler
+// (which throws it) run.
 function watchWorkers(threads, report) {
   const loadWorker = threads.loadWasmModuleToWorker.bind(threads);
   threads.loadWasmModuleToWorker = (worker, ...rest) => {
@@ -199,16 +200,27 @@ async function instantiate(workers) {
       finish(value);
       return true;
     };
+    let failed = false;
     const fail = (cause) => {
       const error = cause instanceof BadFileError ? cause : loadError(WASM_URL.href, cause);
-      if (settle(reject, error)) terminateWorkers(settings.PThread);
+      if (settle(reject, error)) {
+        failed = true;
+        terminateWorkers(settings.PThread);
+      }
       return true;
     };
+    // A worker's error reaches both listeners (the one every worker gets when
+    // created, and the glue's onerror, wrapped by watchWorkers), in an order
+    // that depends on when it happens. Before loading settles, either one
+    // fails the load; after a failed load, errors of the workers being
+    // terminated are dropped (the glue's handler would throw them); after a
+    // successful load, they are the glue's.
+    const handleWorkerError = (error) => (settled ? failed : fail(error));
     reportWorkerError = (error) => !settled && fail(loadError('a worker', describeWorkerError(error)));
     settings.instantiateWasm = (imports, receiveInstance) => {
       obtain(imports).then(({ instance, module: compiled }) => {
         if (settled) return;
-        watchWorkers(settings.PThread, (error) => !settled && fail(error));
+        watchWorkers(settings.PThread, handleWorkerError);
         timer = setTimeout(() => {
           fail(loadError('its workers', `they did not start within ${workerStartTimeoutMs / 1000} s`));
         }, workerStartTimeoutMs);

@@ -8,6 +8,7 @@ DecompositionTable core_aten_decompositions() {
   DecompositionTable t;
   add_linear_decompositions(t);
   add_matmul_decompositions(t);
+  add_einsum_decompositions(t);
   add_attention_decompositions(t);
   add_triangular_decompositions(t);
   add_padding_decompositions(t);

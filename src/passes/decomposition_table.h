@@ -30,6 +30,7 @@ DecompositionTable core_aten_decompositions();
 // Family tables (passes/decompositions/*.cpp), merged by core_aten_decompositions.
 void add_linear_decompositions(DecompositionTable& t);
 void add_matmul_decompositions(DecompositionTable& t);
+void add_einsum_decompositions(DecompositionTable& t);
 void add_attention_decompositions(DecompositionTable& t);
 void add_triangular_decompositions(DecompositionTable& t);
 void add_padding_decompositions(DecompositionTable& t);

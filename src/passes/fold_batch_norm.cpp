@@ -5,7 +5,7 @@
 #include <optional>
 #include <set>
 
-#include "passes/tensor_meta_rules.h"
+#include "passes/program_state.h"
 
 namespace pt2web {
 
@@ -13,22 +13,6 @@ namespace {
 
 const char* const kConvolution = "torch.ops.aten.convolution.default";
 const char* const kBatchNorm = "torch.ops.aten._native_batch_norm_legit_no_training.default";
-
-// Placeholder name -> the state tensor it stands for.
-std::map<std::string, Tensor> state_by_placeholder(const ExportedProgram& p) {
-  std::map<std::string, Tensor> out;
-  for (const InputSpec& spec : p.signature.input_specs) {
-    if (spec.arg.kind != Argument::Kind::Tensor) continue;
-    if (spec.kind == InputKind::Parameter || spec.kind == InputKind::Buffer) {
-      auto it = p.state_dict.find(spec.target);
-      if (it != p.state_dict.end()) out[spec.arg.name] = it->second;
-    } else if (spec.kind == InputKind::ConstantTensor) {
-      auto it = p.constants.find(spec.target);
-      if (it != p.constants.end() && it->second.kind == PyValue::Kind::Tensor) out[spec.arg.name] = it->second.tensor;
-    }
-  }
-  return out;
-}
 
 const Argument* input_named(const Node& n, const std::string& name) {
   for (const auto& in : n.inputs)
@@ -90,7 +74,6 @@ ExportedProgram fold_batch_norm(const ExportedProgram& program) {
       if (o.kind == Argument::Kind::Tensor) producer[o.name] = i;
 
   std::set<size_t> removed;
-  std::vector<Argument> new_placeholders;
   for (size_t i = 0; i < out.graph.nodes.size(); ++i) {
     const Node& bn = out.graph.nodes[i];
     if (bn.target != kBatchNorm || bn.outputs.size() != 3) continue;
@@ -125,31 +108,7 @@ ExportedProgram fold_batch_norm(const ExportedProgram& program) {
     std::string conv_name = conv.outputs[0].name;
     std::string base = "folded_" + conv_name;
     for (auto [suffix, tensor] : {std::pair<const char*, Tensor>{"_weight", fw}, {"_bias", fb}}) {
-      std::string target = base + suffix;
-      std::string placeholder = "c_" + target;
-      PyValue v;
-      v.kind = PyValue::Kind::Tensor;
-      v.tensor = tensor;
-      out.constants[target] = v;
-      out.constants_order.push_back(target);
-      std::vector<SymInt> sizes;
-      for (int64_t d : tensor.sizes()) sizes.push_back(sym_const(d));
-      out.graph.tensor_values[placeholder] = contiguous_meta(dtype, sizes);
-      Argument arg;
-      arg.kind = Argument::Kind::Tensor;
-      arg.name = placeholder;
-      new_placeholders.push_back(arg);
-      InputSpec spec;
-      spec.kind = InputKind::ConstantTensor;
-      spec.arg = arg;
-      spec.target = target;
-      // Constants come after parameters and buffers, before user inputs.
-      size_t at = 0;
-      while (at < out.signature.input_specs.size() && out.signature.input_specs[at].kind != InputKind::UserInput &&
-             out.signature.input_specs[at].kind != InputKind::Token)
-        ++at;
-      out.signature.input_specs.insert(out.signature.input_specs.begin() + static_cast<long>(at), spec);
-      out.graph.inputs.insert(out.graph.inputs.begin() + static_cast<long>(at), arg);
+      Argument arg = add_constant_input(out, base + suffix, tensor);
       for (auto& in : conv.inputs)
         if (in.name == (std::string(suffix) == "_weight" ? "weight" : "bias")) in.arg = arg;
       if (std::string(suffix) == "_bias" && !input_named(conv, "bias")) {

@@ -4,7 +4,8 @@ _matmul_impl, linear on inputs of other ranks and layouts, attention with
 boolean, additive and causal masks and 3-d inputs, reflect / replicate /
 constant padding, var and std with and without keepdim and corrections,
 tril and triu of several dtypes, resizing (nearest, linear modes),
-pixel_shuffle and instance_norm. Exported and decomposed by real torch 2.6
+pixel_shuffle and instance_norm, einsum (diagonals, ellipses, implicit
+outputs, sums of one operand, contractions of two and three). Exported and decomposed by real torch 2.6
 in the fixture format (tests/fixtures/README.md): model.core.pt2 and
 meta.core.json say what torch's run_decompositions gives.
 
@@ -132,6 +133,26 @@ class Resizing(nn.Module):
         )
 
 
+class Einsums(nn.Module):
+    """One output per branch of ATen's einsum and of its pairwise contraction."""
+    def forward(self, a, b, c, s):
+        # a: [B, 3, 4]; b: [B, 4, 5]; c: [5, 2]; s: [4, 4]
+        return (
+            torch.einsum("bij,bjk->bik", a, b),          # batched product: bmm
+            torch.einsum("bij,bjk,kl->bil", a, b, c),    # three operands, left to right
+            torch.einsum("ii->i", s),                    # diagonal
+            torch.einsum("ii", s),                       # trace (implicit output)
+            torch.einsum("ij->", s),                     # sum of everything
+            torch.einsum("ij->ji", s),                   # permutation only
+            torch.einsum("...ij,...jk->...ik", a, b),    # ellipsis
+            torch.einsum("bij,jk", a, s),                # implicit output, contraction
+            torch.einsum("i,j->ij", s[0], c[:, 0]),      # outer product
+            torch.einsum("bij,bij->b", a, a),            # full contraction but the batch
+            torch.einsum("bij,kj->bik", a, s[:1]),       # a size-1 operand dim broadcasts
+            torch.einsum("bij,bik->j", a, a[:, :, :2]),  # dims summed before the product
+        )
+
+
 def models():
     M = {}
     tol = (1e-5, 1e-6)
@@ -187,6 +208,15 @@ def models():
             "nearest, bilinear (with and without align_corners), linear and trilinear resizing, a float16 input, " \
             "pixel_shuffle and instance_norm (affine, plain, non-contiguous input)"
     M["decomp_resize"] = rs
+
+    def es():
+        a, b, c, s = R(2, 3, 4), R(2, 4, 5), R(5, 2), R(4, 4)
+        return Einsums(), (a, b, c, s), {}, {"a": {0: Dim("b", min=1, max=16)}, "b": {0: Dim("b", min=1, max=16)},
+                                             "c": None, "s": None}, [
+            ("b2", (a, b, c, s), {}), ("b3", (R(3, 3, 4), R(3, 4, 5), c, s), {})], (1e-4, 1e-5), \
+            "einsum: batched and chained products, diagonal, trace, sums, permutation, ellipsis, implicit " \
+            "output, outer product, broadcast size-1 dims and dims summed before the product"
+    M["decomp_einsum"] = es
     return M
 
 

@@ -16,6 +16,13 @@
 
 namespace pt2web {
 
+// permute(x, dims), with the permuted sizes and strides.
+std::string emit_permute(GraphBuilder& b, const std::string& x, const std::vector<int64_t>& dims);
+
+// view(x, sizes) of a value whose layout allows it (a contiguous one, or
+// one view_strides_of accepts); the strides follow ATen's view rule.
+std::string emit_view(GraphBuilder& b, const std::string& x, const std::vector<SymInt>& sizes);
+
 // reshape(x, sizes): a view when ATen's stride rule allows it on the
 // recorded layout (and pt2web's layout is known to match), otherwise a
 // contiguous clone, then a view.

@@ -38,14 +38,6 @@ std::vector<SymInt> broadcast(const std::vector<SymInt>& a, const std::vector<Sy
   return out;
 }
 
-std::string permuted(GraphBuilder& b, const std::string& x, const std::vector<int64_t>& perm) {
-  return b.emit1("aten.permute.default", {tensor_arg(x), ints_arg(perm)}, permuted_meta(b.meta(x), perm));
-}
-
-std::string viewed(GraphBuilder& b, const std::string& x, const std::vector<SymInt>& sizes) {
-  return b.emit1("aten.view.default", {tensor_arg(x), b.sym_ints_arg(sizes)}, contiguous_meta(b.meta(x).dtype, sizes));
-}
-
 std::string expanded(GraphBuilder& b, const std::string& x, const std::vector<SymInt>& sizes) {
   return b.emit1("aten.expand.default", {tensor_arg(x), b.sym_ints_arg(sizes)}, expanded_meta(b.meta(x), sizes));
 }
@@ -101,10 +93,10 @@ std::string folded_matmul(GraphBuilder& b, const std::string& x, const std::stri
   if (t2_matrix) out_shape.push_back(b.meta(t2).sizes[1]);
   std::string t1_folded = reshape_value(b, t1, {rows, sizes1.back()});
   DType dtype = b.meta(t1).dtype;
-  if (!t2_matrix) return viewed(b, emit_mv(b, t1_folded, t2), out_shape);
+  if (!t2_matrix) return emit_view(b, emit_mv(b, t1_folded, t2), out_shape);
   std::string mm = b.emit1("aten.mm.default", {tensor_arg(t1_folded), tensor_arg(t2)},
                            contiguous_meta(dtype, {rows, out_shape.back()}));
-  std::string out = viewed(b, mm, out_shape);
+  std::string out = emit_view(b, mm, out_shape);
   if (!transpose) return out;
   std::string back = emit_matrix_transpose(b, out);
   return b.emit1("aten.clone.default", {tensor_arg(back)}, contiguous_meta(dtype, b.meta(back).sizes),
@@ -142,7 +134,7 @@ std::string batched_matmul(GraphBuilder& b, const std::string& x, const std::str
                             contiguous_meta(mx.dtype, {batch_product, n, p}));
   if (vector_rhs)
     bmm = b.emit1("aten.squeeze.dims", {tensor_arg(bmm), ints_arg({-1})}, squeezed_meta(b.meta(bmm), {-1}));
-  return viewed(b, bmm, out_shape);
+  return emit_view(b, bmm, out_shape);
 }
 
 bool matmul(GraphBuilder& b, const Node& node) {
@@ -159,7 +151,7 @@ std::string emit_matrix_transpose(GraphBuilder& b, const std::string& x) {
   size_t rank = b.meta(x).sizes.size();
   for (size_t i = 0; i < rank; ++i) perm.push_back(static_cast<int64_t>(i));
   std::swap(perm[rank - 1], perm[rank - 2]);
-  return permuted(b, x, perm);
+  return emit_permute(b, x, perm);
 }
 
 std::string emit_matmul(GraphBuilder& b, const std::string& x, const std::string& y) {

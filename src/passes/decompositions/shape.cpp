@@ -153,7 +153,7 @@ bool pixel_shuffle(GraphBuilder& b, const Node& node) {
   size_t n = rank - 3;
   for (size_t i = 0; i < n; ++i) perm.push_back(static_cast<int64_t>(i));
   for (size_t d : {n, n + 3, n + 1, n + 4, n + 2}) perm.push_back(static_cast<int64_t>(d));
-  std::string p = b.emit1("aten.permute.default", {tensor_arg(v), ints_arg(perm)}, permuted_meta(b.meta(v), perm));
+  std::string p = emit_permute(b, v, perm);
   const TensorMeta& out = output_meta(b, node);
   std::string shuffled = reshape_value(b, p, out.sizes);
   bind_outputs(b, node, {b.emit1("aten.clone.default", {tensor_arg(shuffled)}, contiguous_meta(out.dtype, out.sizes),
@@ -163,6 +163,14 @@ bool pixel_shuffle(GraphBuilder& b, const Node& node) {
 
 }  // namespace
 
+std::string emit_permute(GraphBuilder& b, const std::string& x, const std::vector<int64_t>& dims) {
+  return b.emit1("aten.permute.default", {tensor_arg(x), ints_arg(dims)}, permuted_meta(b.meta(x), dims));
+}
+
+std::string emit_view(GraphBuilder& b, const std::string& x, const std::vector<SymInt>& sizes) {
+  return b.emit1("aten.view.default", {tensor_arg(x), b.sym_ints_arg(sizes)}, viewed_meta(b.meta(x), sizes));
+}
+
 std::string reshape_value(GraphBuilder& b, const std::string& x, const std::vector<SymInt>& sizes) {
   const TensorMeta& m = b.meta(x);
   std::string src = x;
@@ -170,7 +178,7 @@ std::string reshape_value(GraphBuilder& b, const std::string& x, const std::vect
     src = b.emit1("aten.clone.default", {tensor_arg(x)}, contiguous_meta(m.dtype, m.sizes),
                   {{"memory_format", memory_format_arg(kContiguousFormat)}});
   }
-  return b.emit1("aten.view.default", {tensor_arg(src), b.sym_ints_arg(sizes)}, viewed_meta(b.meta(src), sizes));
+  return emit_view(b, src, sizes);
 }
 
 void add_shape_decompositions(DecompositionTable& t) {

@@ -52,6 +52,10 @@ struct KnownDifference {
 
 const std::map<std::string, KnownDifference>& known_differences() {
   static const std::map<std::string, KnownDifference> diffs = {
+      {"decomp_einsum",
+       {{}, {}, true,
+        "same operators; torch's symbolic-shape tracing spends the mul counter on size arithmetic "
+        "(3*s0), so its outer product is mul_132 where pt2web's is mul_1"}},
       {"decomp_linear",
        {{}, {}, true,
         "same operators; torch's symbolic-shape tracing spends the add counter on size arithmetic, so its "
@@ -65,12 +69,6 @@ const std::map<std::string, KnownDifference>& known_differences() {
         "lstm and gru are kept (torch unrolls them into per-step products and gates); their outputs' "
         "layout differs between torch and pt2web, so the linear reading them reshapes through a "
         "contiguous clone where torch views"}},
-      {"shape_zoo",
-       {{},
-        {"aten.einsum.default"},
-        true,
-        "einsum is kept (torch rewrites it through permutes, unsqueezes and products chosen by its "
-        "contraction order)"}},
       {"sym_shapes",
        {{}, {}, true,
         "same operators; torch's symbolic-shape tracing spends node-name counters on size arithmetic "
@@ -141,7 +139,8 @@ TEST_CASE("decomposing every fixture gives torch's Core ATen program", "[fixture
 }
 
 // tests/fixtures-decomp: small programs aimed at one decomposition each
-// (tools/torch/gen_decomposition_programs.py); no difference is allowed.
+// (tools/torch/gen_decomposition_programs.py); only the name differences
+// listed in known_differences are allowed.
 TEST_CASE("decomposing the decomposition programs gives torch's Core ATen program", "[decompose]") {
   auto names = testing::fixture_names(PT2WEB_DECOMP_FIXTURES_DIR);
   REQUIRE(names.size() >= 6);
