@@ -8,6 +8,7 @@
 namespace pt2web {
 
 void register_antialias_ops(OpTable& t);  // antialias.cpp
+void register_fractional_pool_ops(OpTable& t);  // fractional_pool.cpp
 void register_grid_sampler_ops(OpTable& t);  // grid_sampler.cpp
 void register_grid_sampler_3d_ops(OpTable& t);  // grid_sampler_3d.cpp
 void register_pooling_ops(OpTable& t);  // pooling.cpp
