@@ -1,9 +1,9 @@
 // Distance operators that ATen defines through others (native/Distance.cpp):
-// cdist and pdist check their inputs and run the _cdist_forward /
-// _pdist_forward kernels (distance.cpp, which also take ATen's
-// matrix-product path for cdist); pairwise_distance is the p-norm of
-// x1 - x2 + eps over the last dim; cosine_similarity divides each input by
-// its 2-norm along dim (clamped below by eps) and sums the products.
+// cdist and pdist are the _cdist_forward / _pdist_forward kernels
+// (distance.cpp: the same checks, and ATen's matrix-product path for
+// cdist); pairwise_distance is the p-norm of x1 - x2 + eps over the last
+// dim; cosine_similarity divides each input by its 2-norm along dim
+// (clamped below by eps) and sums the products.
 #include "ops/nn/composite_math.h"
 #include "ops/nn/nn.h"
 #include "ops/type_promotion.h"
@@ -15,22 +15,11 @@ namespace {
 
 using namespace nn_math;
 
-void cdist_op(OpCall& c) {
-  const Tensor& x1 = c.tensor(0);
-  const Tensor& x2 = c.tensor(1);
-  if (x1.dim() < 2)
-    fail(ErrorCode::BadInput, c.where(), "cdist only supports at least 2D tensors, X1 got: ", x1.dim(), "D");
-  if (x2.dim() < 2)
-    fail(ErrorCode::BadInput, c.where(), "cdist only supports at least 2D tensors, X2 got: ", x2.dim(), "D");
-  c.push(run_op1("aten::_cdist_forward.default", {c.arg(0), c.arg(1), c.arg(2), c.arg(3)}));
-}
+// cdist: _cdist_forward makes torch.cdist's checks and picks its path.
+void cdist_op(OpCall& c) { forward_to(c, "aten::_cdist_forward.default"); }
 
-void pdist_op(OpCall& c) {
-  const Tensor& self = c.tensor(0);
-  if (self.dim() != 2)
-    fail(ErrorCode::BadInput, c.where(), "pdist only supports 2D tensors, got: ", self.dim(), "D");
-  c.push(run_op1("aten::_pdist_forward.default", {arg(self.contiguous()), c.arg(1)}));
-}
+// pdist: _pdist_forward makes F.pdist's checks.
+void pdist_op(OpCall& c) { forward_to(c, "aten::_pdist_forward.default"); }
 
 void pairwise_distance_op(OpCall& c) {
   const Tensor& x1 = c.tensor(0);

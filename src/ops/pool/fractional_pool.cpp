@@ -24,15 +24,19 @@ namespace pt2web {
 
 namespace {
 
-// ATen's generate_intervals: alpha in the element type, the products in its compute type.
+// ATen's generate_intervals, in the element type: each sum and product is
+// rounded to T (for float16/bfloat16 that moves starts, as in torch).
 template <typename T>
-std::vector<int64_t> interval_starts(opmath_t<T> sample, int64_t in, int64_t out, int64_t pool) {
+std::vector<int64_t> interval_starts(T sample_t, int64_t in, int64_t out, int64_t pool) {
   using M = opmath_t<T>;
+  auto rounded = [](M v) { return static_cast<M>(convert_element<T>(v)); };
+  const M sample = static_cast<M>(sample_t);
   std::vector<int64_t> starts(static_cast<size_t>(out));
   if (out > 1) {
-    const M alpha = static_cast<M>(convert_element<T>(static_cast<M>(in - pool) / static_cast<M>(out - 1)));
+    const M alpha = rounded(static_cast<M>(in - pool) / static_cast<M>(out - 1));
     for (int64_t i = 0; i + 1 < out; ++i)
-      starts[i] = static_cast<int>((static_cast<M>(i) + sample) * alpha) - static_cast<int>(sample * alpha);
+      starts[i] = static_cast<int>(rounded(rounded(static_cast<M>(i) + sample) * alpha)) -
+                  static_cast<int>(rounded(sample * alpha));
   }
   if (out > 0) starts[out - 1] = in - pool;
   return starts;
@@ -98,7 +102,7 @@ void fractional_max_pool(OpCall& c, int64_t rank) {
       std::array<std::vector<int64_t>, 3> starts;
       for (int d = 0; d < 3; ++d)
         starts[d] = sample_of[d] < 0 ? std::vector<int64_t>{0}
-                                     : interval_starts<T>(static_cast<M>(pu[p * rank + sample_of[d]]), in[d], out[d],
+                                     : interval_starts<T>(pu[p * rank + sample_of[d]], in[d], out[d],
                                                           pool[d]);
       const T* plane = px + p * in_plane;
       int64_t o = p * out_plane;

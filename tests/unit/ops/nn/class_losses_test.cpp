@@ -7,8 +7,8 @@ using namespace pt2web::op_test;
 
 namespace {
 
-const Tensor kX = make({2, 3}, {0.5, -1.5, 2.0, 3.0, 0.25, -0.75});
-const Tensor kWeight = make({3}, {1.0, 2.0, 0.5});
+Tensor xs() { return make({2, 3}, {0.5, -1.5, 2.0, 3.0, 0.25, -0.75}); }
+Tensor class_weight() { return make({3}, {1.0, 2.0, 0.5}); }
 
 // A [2, 3, 2, 2] input (arange / 10 - 1) and its [2, 2, 2] targets, -1 ignored.
 Tensor input4d() {
@@ -16,34 +16,34 @@ Tensor input4d() {
   for (int i = 0; i < 24; ++i) v.push_back(i / 10.0 - 1.0);
   return make({2, 3, 2, 2}, v);
 }
-const Tensor kTarget4d = make_i64({2, 2, 2}, {0, 1, 2, 1, 2, 2, 0, -1});
+Tensor target4d() { return make_i64({2, 2, 2}, {0, 1, 2, 1, 2, 2, 0, -1}); }
 
 }  // namespace
 
 TEST_CASE("nll_loss_nd: reductions, weights, ignore_index and every rank", "[nn][losses]") {
   const Tensor t = make_i64({2}, {2, 0});
-  check_values(call1("aten::nll_loss_nd", {tv(kX), tv(t), none(), iv(0)}), {2}, {-2.0, -3.0});
-  check_values(call1("aten::nll_loss_nd", {tv(kX), tv(t)}), {}, {-2.5});
-  check_values(call1("aten::nll_loss_nd", {tv(kX), tv(t), none(), iv(2)}), {}, {-5.0});
+  check_values(call1("aten::nll_loss_nd", {tv(xs()), tv(t), none(), iv(0)}), {2}, {-2.0, -3.0});
+  check_values(call1("aten::nll_loss_nd", {tv(xs()), tv(t)}), {}, {-2.5});
+  check_values(call1("aten::nll_loss_nd", {tv(xs()), tv(t), none(), iv(2)}), {}, {-5.0});
   // Mean divides by the weights of the kept targets; all ignored gives NaN.
-  check_values(call1("aten::nll_loss_nd", {tv(kX), tv(make_i64({2}, {1, -100})), tv(kWeight), iv(1)}), {}, {1.5});
-  check_values(call1("aten::nll_loss_nd", {tv(kX), tv(make_i64({2}, {-100, -100}))}), {}, {kNaN});
+  check_values(call1("aten::nll_loss_nd", {tv(xs()), tv(make_i64({2}, {1, -100})), tv(class_weight()), iv(1)}), {}, {1.5});
+  check_values(call1("aten::nll_loss_nd", {tv(xs()), tv(make_i64({2}, {-100, -100}))}), {}, {kNaN});
   check_values(call1("aten::nll_loss_nd", {tv(make({3}, {0.5, -1.5, 2.0})), tv(make_i64({}, {1})), none(), iv(0)}), {},
                {1.5});
-  check_values(call1("aten::nll_loss_nd", {tv(input4d()), tv(kTarget4d), tv(kWeight), iv(0), iv(-1)}), {2, 2, 2},
+  check_values(call1("aten::nll_loss_nd", {tv(input4d()), tv(target4d()), tv(class_weight()), iv(0), iv(-1)}), {2, 2, 2},
                {1.0, 1.0, 0.0, 0.600000024, -0.5, -0.549999952, -0.399999976, 0.0});
-  check_values(call1("aten::nll_loss_nd", {tv(input4d()), tv(kTarget4d), tv(kWeight), iv(1), iv(-1)}), {},
+  check_values(call1("aten::nll_loss_nd", {tv(input4d()), tv(target4d()), tv(class_weight()), iv(1), iv(-1)}), {},
                {0.153333351}, 1e-5);
   const Tensor x3 = call1("aten::reshape", {tv(input4d()), ints({2, 3, 4})});
-  const Tensor t3 = call1("aten::reshape", {tv(kTarget4d), ints({2, 4})});
+  const Tensor t3 = call1("aten::reshape", {tv(target4d()), ints({2, 4})});
   check_values(call1("aten::nll_loss_nd", {tv(x3), tv(t3), none(), iv(2), iv(-1)}), {}, {-0.699999928}, 1e-5);
 }
 
 TEST_CASE("nll_loss_nd: the shape, target and weight errors", "[nn][losses]") {
-  CHECK(error_code_of("aten::nll_loss_nd", {tv(kX), tv(make_i64({2}, {3, 0}))}) == ErrorCode::BadInput);
-  CHECK(error_code_of("aten::nll_loss_nd", {tv(kX), tv(make_i64({3}, {0, 0, 0}))}) == ErrorCode::BadInput);
-  CHECK(error_code_of("aten::nll_loss_nd", {tv(kX), tv(make({2}, {0, 0}))}) == ErrorCode::BadInput);
-  CHECK(error_code_of("aten::nll_loss_nd", {tv(kX), tv(make_i64({2}, {0, 0})), tv(make({2}, {1, 1}))}) ==
+  CHECK(error_code_of("aten::nll_loss_nd", {tv(xs()), tv(make_i64({2}, {3, 0}))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::nll_loss_nd", {tv(xs()), tv(make_i64({3}, {0, 0, 0}))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::nll_loss_nd", {tv(xs()), tv(make({2}, {0, 0}))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::nll_loss_nd", {tv(xs()), tv(make_i64({2}, {0, 0})), tv(make({2}, {1, 1}))}) ==
         ErrorCode::BadInput);
   CHECK(error_code_of("aten::nll_loss_nd", {tv(input4d()), tv(make_i64({2, 2}, {0, 0, 0, 0}))}) ==
         ErrorCode::BadInput);
@@ -52,25 +52,25 @@ TEST_CASE("nll_loss_nd: the shape, target and weight errors", "[nn][losses]") {
 
 TEST_CASE("cross_entropy_loss: class indices, label smoothing, probabilities", "[nn][losses]") {
   const Tensor t = make_i64({2}, {2, 0});
-  check_values(call1("aten::cross_entropy_loss", {tv(kX), tv(t), none(), iv(0)}), {2}, {0.225802094, 0.083831474});
-  check_values(call1("aten::cross_entropy_loss", {tv(kX), tv(t)}), {}, {0.154816777});
-  check_values(call1("aten::cross_entropy_loss", {tv(kX), tv(t), none(), iv(2)}), {}, {0.309633553});
-  check_values(call1("aten::cross_entropy_loss", {tv(kX), tv(make_i64({2}, {2, -100})), tv(kWeight), iv(1), iv(-100),
+  check_values(call1("aten::cross_entropy_loss", {tv(xs()), tv(t), none(), iv(0)}), {2}, {0.225802094, 0.083831474});
+  check_values(call1("aten::cross_entropy_loss", {tv(xs()), tv(t)}), {}, {0.154816777});
+  check_values(call1("aten::cross_entropy_loss", {tv(xs()), tv(t), none(), iv(2)}), {}, {0.309633553});
+  check_values(call1("aten::cross_entropy_loss", {tv(xs()), tv(make_i64({2}, {2, -100})), tv(class_weight()), iv(1), iv(-100),
                                                   dv(0.2)}),
                {}, {1.419349313});
-  check_values(call1("aten::cross_entropy_loss", {tv(kX), tv(t), none(), iv(0), iv(-100), dv(0.3)}), {2},
+  check_values(call1("aten::cross_entropy_loss", {tv(xs()), tv(t), none(), iv(0), iv(-100), dv(0.3)}), {2},
                {0.725802064, 0.733831465});
-  check_values(call1("aten::cross_entropy_loss", {tv(kX), tv(t), tv(kWeight), iv(2), iv(-100), dv(0.3)}), {},
+  check_values(call1("aten::cross_entropy_loss", {tv(xs()), tv(t), tv(class_weight()), iv(2), iv(-100), dv(0.3)}), {},
                {1.833584428});
   const Tensor probs = make({2, 3}, {0.2, 0.3, 0.5, 1.0, 0.0, 0.0});
-  check_values(call1("aten::cross_entropy_loss", {tv(kX), tv(probs)}), {}, {0.829816818});
-  check_values(call1("aten::cross_entropy_loss", {tv(kX), tv(probs), tv(kWeight), iv(0), iv(-100), dv(0.1)}), {2},
+  check_values(call1("aten::cross_entropy_loss", {tv(xs()), tv(probs)}), {}, {0.829816818});
+  check_values(call1("aten::cross_entropy_loss", {tv(xs()), tv(probs), tv(class_weight()), iv(0), iv(-100), dv(0.1)}), {2},
                {2.683059692, 0.331062019});
-  check_values(call1("aten::cross_entropy_loss", {tv(input4d()), tv(kTarget4d), none(), iv(1), iv(-1)}), {},
+  check_values(call1("aten::cross_entropy_loss", {tv(input4d()), tv(target4d()), none(), iv(1), iv(-1)}), {},
                {1.094107628}, 1e-5);
-  CHECK(error_code_of("aten::cross_entropy_loss", {tv(kX), tv(t), none(), iv(1), iv(-100), dv(1.5)}) ==
+  CHECK(error_code_of("aten::cross_entropy_loss", {tv(xs()), tv(t), none(), iv(1), iv(-100), dv(1.5)}) ==
         ErrorCode::BadInput);
-  CHECK(error_code_of("aten::cross_entropy_loss", {tv(kX), tv(make_i64({2, 3}, {0, 0, 0, 0, 0, 0}))}) ==
+  CHECK(error_code_of("aten::cross_entropy_loss", {tv(xs()), tv(make_i64({2, 3}, {0, 0, 0, 0, 0, 0}))}) ==
         ErrorCode::BadInput);
 }
 
@@ -79,7 +79,7 @@ TEST_CASE("multi_margin_loss and multilabel_margin_loss", "[nn][losses]") {
   const Tensor t = make_i64({2}, {2, 0});
   check_values(call1("aten::multi_margin_loss", {tv(m), tv(t), iv(1), iv(1), none(), iv(0)}), {2},
                {0.899999917, 0.933333397});
-  check_values(call1("aten::multi_margin_loss", {tv(m), tv(t), iv(2), dv(0.5), tv(kWeight), iv(1)}), {},
+  check_values(call1("aten::multi_margin_loss", {tv(m), tv(t), iv(2), dv(0.5), tv(class_weight()), iv(1)}), {},
                {0.420833349});
   // A 1-d target of one frame keeps its dim.
   check_values(call1("aten::multi_margin_loss", {tv(make({3}, {0.5, -1.5, 2.0})), tv(make_i64({1}, {1})), iv(1), iv(1),
@@ -89,12 +89,12 @@ TEST_CASE("multi_margin_loss and multilabel_margin_loss", "[nn][losses]") {
   CHECK(error_code_of("aten::multi_margin_loss", {tv(m), tv(make_i64({2}, {3, 0}))}) == ErrorCode::BadInput);
   CHECK(error_code_of("aten::multi_margin_loss", {tv(m.to(DType::Float16)), tv(t)}) == ErrorCode::BadInput);
   const Tensor labels = make_i64({2, 3}, {2, 0, -1, 1, -1, 0});
-  check_values(call1("aten::multilabel_margin_loss", {tv(kX), tv(labels), iv(0)}), {2}, {0.0, 1.25});
-  check_values(call1("aten::multilabel_margin_loss", {tv(kX), tv(labels)}), {}, {0.625});
+  check_values(call1("aten::multilabel_margin_loss", {tv(xs()), tv(labels), iv(0)}), {2}, {0.0, 1.25});
+  check_values(call1("aten::multilabel_margin_loss", {tv(xs()), tv(labels)}), {}, {0.625});
   check_values(call1("aten::multilabel_margin_loss", {tv(make({3}, {0.5, -1.5, 2.0})), tv(make_i64({3}, {0, -1, 2})),
                                                       iv(0)}),
                {}, {0.833333313});
-  CHECK(error_code_of("aten::multilabel_margin_loss", {tv(kX), tv(make_i64({2}, {0, 1}))}) == ErrorCode::BadInput);
-  CHECK(error_code_of("aten::multilabel_margin_loss", {tv(kX), tv(make_i64({2, 3}, {3, 0, 0, 0, 0, 0}))}) ==
+  CHECK(error_code_of("aten::multilabel_margin_loss", {tv(xs()), tv(make_i64({2}, {0, 1}))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::multilabel_margin_loss", {tv(xs()), tv(make_i64({2, 3}, {3, 0, 0, 0, 0, 0}))}) ==
         ErrorCode::BadInput);
 }

@@ -9,8 +9,8 @@ using namespace pt2web::op_test;
 
 namespace {
 
-const Tensor kI1 = make({2, 2}, {1.0, 2.0, 0.5, -1.0});
-const Tensor kI2 = make({2, 3}, {1.0, 0.0, -1.0, 2.0, 1.0, 0.5});
+Tensor in1() { return make({2, 2}, {1.0, 2.0, 0.5, -1.0}); }
+Tensor in2() { return make({2, 3}, {1.0, 0.0, -1.0, 2.0, 1.0, 0.5}); }
 
 // arange(12).reshape(2, 2, 3) / 4 - 1
 Tensor weight() {
@@ -22,15 +22,15 @@ Tensor weight() {
 }  // namespace
 
 TEST_CASE("bilinear and _trilinear", "[nn]") {
-  check_values(call1("aten::bilinear", {tv(kI1), tv(kI2), tv(weight()), tv(make({2}, {0.5, -0.5}))}), {2, 2},
+  check_values(call1("aten::bilinear", {tv(in1()), tv(in2()), tv(weight()), tv(make({2}, {0.5, -0.5}))}), {2, 2},
                {-1.0, -2.0, -0.625, -4.25});
   check_values(call1("aten::bilinear", {tv(make({2}, {1.0, 2.0})), tv(make({3}, {1.0, 0.0, -1.0})), tv(weight())}),
                {2}, {-1.5, -1.5});
-  check_values(call1("aten::_trilinear", {tv(kI1), tv(weight()), tv(kI2), ints({1, 3}), ints({0}), ints({1, 2}),
+  check_values(call1("aten::_trilinear", {tv(in1()), tv(weight()), tv(in2()), ints({1, 3}), ints({0}), ints({1, 2}),
                                           ints({2, 3})}),
                {2, 2}, {-1.5, -1.5, -1.125, -3.75});
-  CHECK(error_code_of("aten::bilinear", {tv(kI1), tv(kI1), tv(weight())}) == ErrorCode::BadInput);
-  CHECK(error_code_of("aten::bilinear", {tv(kI1), tv(make({3}, {0, 0, 0})), tv(weight())}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::bilinear", {tv(in1()), tv(in1()), tv(weight())}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::bilinear", {tv(in1()), tv(make({3}, {0, 0, 0})), tv(weight())}) == ErrorCode::BadInput);
 }
 
 TEST_CASE("channel_shuffle: groups interleave, checks", "[nn]") {

@@ -7,22 +7,22 @@ using namespace pt2web::op_test;
 
 namespace {
 
-const Tensor kX = make({2, 3}, {0.5, -1.5, 2.0, 3.0, 0.25, -0.75});
-const Tensor kY = make({2, 3}, {1.0, -1.0, 0.0, 0.5, 0.5, 2.0});
+Tensor xs() { return make({2, 3}, {0.5, -1.5, 2.0, 3.0, 0.25, -0.75}); }
+Tensor ys() { return make({2, 3}, {1.0, -1.0, 0.0, 0.5, 0.5, 2.0}); }
 
 }  // namespace
 
 TEST_CASE("pairwise_distance: eps shift, p, keepdim and broadcasting", "[nn]") {
-  check_values(call1("aten::pairwise_distance", {tv(kX), tv(kY)}), {2}, {2.121320724, 3.724915981});
+  check_values(call1("aten::pairwise_distance", {tv(xs()), tv(ys())}), {2}, {2.121320724, 3.724915981});
   const Tensor y0 = make({3}, {1.0, -1.0, 0.0});
-  check_values(call1("aten::pairwise_distance", {tv(kX), tv(y0), dv(1.0), dv(1e-6), bv(true)}), {2, 1},
+  check_values(call1("aten::pairwise_distance", {tv(xs()), tv(y0), dv(1.0), dv(1e-6), bv(true)}), {2, 1},
                {2.999999046, 4.000000954});
   check_values(call1("aten::pairwise_distance", {tv(make({3}, {0.5, -1.5, 2.0})), tv(y0)}), {}, {2.121320724});
 }
 
 TEST_CASE("cosine_similarity: dims, broadcasting, integer inputs and eps", "[nn]") {
-  check_values(call1("aten::cosine_similarity", {tv(kX), tv(kY)}), {2}, {0.554700196, 0.018993437});
-  check_values(call1("aten::cosine_similarity", {tv(kX), tv(make({1, 3}, {1.0, -1.0, 0.0})), iv(0)}), {3},
+  check_values(call1("aten::cosine_similarity", {tv(xs()), tv(ys())}), {2}, {0.554700196, 0.018993437});
+  check_values(call1("aten::cosine_similarity", {tv(xs()), tv(make({1, 3}, {1.0, -1.0, 0.0})), iv(0)}), {3},
                {0.813733459, 0.581238151, 0.0});
   // Integer inputs convert to the common floating type; a zero row divides by eps.
   check_values(call1("aten::cosine_similarity", {tv(make_i64({2, 2}, {1, 2, 0, 0})), tv(make({2, 2}, {2, 1, 1, 1}))}),
@@ -32,8 +32,8 @@ TEST_CASE("cosine_similarity: dims, broadcasting, integer inputs and eps", "[nn]
 }
 
 TEST_CASE("cdist and pdist: checks, then the forward kernels", "[nn]") {
-  check_values(call1("aten::cdist", {tv(kX), tv(kY)}), {2, 2}, {2.121320248, 2.0, 2.474873781, 3.72491622});
-  check_values(call1("aten::pdist", {tv(kX), dv(1.0)}), {1}, {7.0});
-  CHECK(error_code_of("aten::cdist", {tv(make({3}, {0, 0, 0})), tv(kY)}) == ErrorCode::BadInput);
+  check_values(call1("aten::cdist", {tv(xs()), tv(ys())}), {2, 2}, {2.121320248, 2.0, 2.474873781, 3.72491622});
+  check_values(call1("aten::pdist", {tv(xs()), dv(1.0)}), {1}, {7.0});
+  CHECK(error_code_of("aten::cdist", {tv(make({3}, {0, 0, 0})), tv(ys())}) == ErrorCode::BadInput);
   CHECK(error_code_of("aten::pdist", {tv(make({3}, {0, 0, 0}))}) == ErrorCode::BadInput);
 }
