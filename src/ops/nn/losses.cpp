@@ -77,14 +77,15 @@ void poisson_nll_loss_op(OpCall& c) {
 }
 
 // binary_cross_entropy: (t - 1) max(log(1 - x), -100) - t max(log x, -100),
-// times the weight; inputs outside [0, 1] are refused.
+// times the weight; inputs outside [0, 1] (or NaN) are refused.
 void binary_cross_entropy_op(OpCall& c) {
   const Tensor& input = c.tensor(0);
   const Tensor& target = c.tensor(1);
   const Tensor weight = c.optional_tensor(2);
-  const Tensor outside = run_op1("aten::logical_or.default", {arg(run_op1("aten::lt.Scalar", {arg(input), arg(0.0)})),
-                                                              arg(run_op1("aten::gt.Scalar", {arg(input), arg(1.0)}))});
-  if (run_op1("aten::any.default", {arg(outside)}).item_as_int() != 0)
+  // As ATen's check (0 <= x && x <= 1), which NaN fails too.
+  const Tensor inside = run_op1("aten::logical_and.default", {arg(run_op1("aten::ge.Scalar", {arg(input), arg(0.0)})),
+                                                              arg(run_op1("aten::le.Scalar", {arg(input), arg(1.0)}))});
+  if (run_op1("aten::all.default", {arg(inside)}).item_as_int() == 0)
     fail(ErrorCode::BadInput, c.where(), "all elements of input should be between 0 and 1");
   Tensor loss = sub(mul(sub(target, 1.0), clamp_min(log1p(neg(input)), -100.0)), mul(target, clamp_min(log(input), -100.0)));
   if (weight.defined()) loss = mul(loss, weight);

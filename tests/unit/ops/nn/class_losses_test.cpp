@@ -98,3 +98,16 @@ TEST_CASE("multi_margin_loss and multilabel_margin_loss", "[nn][losses]") {
   CHECK(error_code_of("aten::multilabel_margin_loss", {tv(xs()), tv(make_i64({2, 3}, {3, 0, 0, 0, 0, 0}))}) ==
         ErrorCode::BadInput);
 }
+
+TEST_CASE("class losses on empty batches and NaN inputs", "[nn][losses]") {
+  const Tensor empty = make({0, 3}, {});
+  const Tensor no_targets = make_i64({0}, {});
+  check_values(call1("aten::nll_loss_nd", {tv(empty), tv(no_targets)}), {}, {kNaN});
+  check_values(call1("aten::nll_loss_nd", {tv(empty), tv(no_targets), none(), iv(2)}), {}, {0.0});
+  check_values(call1("aten::nll_loss_nd", {tv(empty), tv(no_targets), none(), iv(0)}), {0}, {});
+  check_values(call1("aten::cross_entropy_loss", {tv(empty), tv(no_targets)}), {}, {kNaN});
+  check_values(call1("aten::cross_entropy_loss", {tv(empty), tv(empty)}), {}, {kNaN});
+  check_values(call1("aten::multi_margin_loss", {tv(empty), tv(no_targets), iv(1), iv(1), none(), iv(0)}), {0}, {});
+  check_values(call1("aten::multilabel_margin_loss", {tv(empty), tv(make_i64({0, 3}, {})), iv(0)}), {0}, {});
+  check_values(call1("aten::nll_loss_nd", {tv(make({1, 2}, {kNaN, 1.0})), tv(make_i64({1}, {0}))}), {}, {kNaN});
+}

@@ -37,3 +37,10 @@ TEST_CASE("cdist and pdist: checks, then the forward kernels", "[nn]") {
   CHECK(error_code_of("aten::cdist", {tv(make({3}, {0, 0, 0})), tv(ys())}) == ErrorCode::BadInput);
   CHECK(error_code_of("aten::pdist", {tv(make({3}, {0, 0, 0}))}) == ErrorCode::BadInput);
 }
+
+TEST_CASE("pairwise_distance of integers and cosine_similarity along a negative dim", "[nn]") {
+  check_values(call1("aten::pairwise_distance", {tv(make_i64({1, 2}, {1, 2})), tv(make_i64({1, 2}, {4, 6}))}), {1},
+               {4.999998569});
+  check_values(call1("aten::cosine_similarity", {tv(make({2, 2}, {1, 2, 3, 4})), tv(make({2, 2}, {1, 0, 0, 1})), iv(-1)}),
+               {2}, {0.44721359, 0.800000012});
+}

@@ -98,3 +98,17 @@ TEST_CASE("triplet_margin_loss: p, swap and the rank check", "[nn][losses]") {
                {}, {1.75});
   CHECK(error_code_of("aten::triplet_margin_loss", {tv(xs()), tv(ys()), tv(make({3}, {0, 0, 0}))}) == ErrorCode::BadInput);
 }
+
+TEST_CASE("elementwise losses: empty means, NaN refused by bce, promotion, float16", "[nn][losses]") {
+  const Tensor empty = make({0, 3}, {});
+  check_values(call1("aten::l1_loss", {tv(empty), tv(empty)}), {}, {kNaN});
+  CHECK(error_code_of("aten::binary_cross_entropy", {tv(make({1}, {kNaN})), tv(make({1}, {1.0}))}) ==
+        ErrorCode::BadInput);
+  const Tensor mixed = call1("aten::smooth_l1_loss", {tv(make({2}, {1.0, 3.0}, DType::Float64)), tv(make_i64({2}, {0, 0}))});
+  CHECK(mixed.dtype() == DType::Float64);
+  check_values(mixed, {}, {1.5});
+  const Tensor half = call1("aten::mse_loss", {tv(make({2}, {1.5, -2.25}, DType::Float16)),
+                                               tv(make({2}, {0.5, 0.5}, DType::Float16))});
+  CHECK(half.dtype() == DType::Float16);
+  check_values(half, {}, {4.28125});
+}

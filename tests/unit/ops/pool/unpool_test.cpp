@@ -55,3 +55,9 @@ TEST_CASE("max_pool2d_with_indices_backward: gradients summed at the argmax posi
                       {tv(make({1, 1, 2, 2}, {1, 2, 3, 4})), tv(x), ints({2, 2}), ints({2, 2}), ints({0, 0}),
                        ints({1, 1}), bv(false), tv(make_i64({1, 1, 2, 2}, {1, 6, 12, 16}))}) == ErrorCode::BadInput);
 }
+
+TEST_CASE("max_unpool2d: of two values at one index the last is kept", "[pool]") {
+  check_values(call1("aten::max_unpool2d", {tv(make({1, 1, 1, 2}, {1, 2})), tv(make_i64({1, 1, 1, 2}, {3, 3})),
+                                            ints({2, 2})}),
+               {1, 1, 2, 2}, {0, 0, 0, 2});
+}
