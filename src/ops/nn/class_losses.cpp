@@ -1,5 +1,6 @@
-// Classification losses over a class dimension: nll_loss_nd (one kernel
-// for the nll_loss / nll_loss2d kernels ATen dispatches it to),
+// Classification losses over a class dimension: nll_loss_nd and the
+// nll_loss / nll_loss2d (+ _forward, with total_weight) kernels ATen
+// dispatches it to (one computation, each overload with its rank checks),
 // cross_entropy_loss (log_softmax then nll_loss_nd, or the soft-target and
 // label-smoothing forms of ATen's native/LossNLL.cpp), multi_margin_loss and
 // multilabel_margin_loss (ATen's CPU kernels: float32/float64 only).
@@ -67,20 +68,23 @@ void check_nll_shapes(const OpCall& c, const Tensor& input, const Tensor& target
   }
 }
 
-// nll_loss_nd(self, target, weight, reduction, ignore_index).
-void nll_loss_nd_op(OpCall& c) {
-  const Tensor& input = c.tensor(0);
-  const Tensor& target = c.tensor(1);
-  const int64_t reduction = c.int_arg(3);
-  const int64_t ignore_index = c.int_arg(4);
-  check_nll_shapes(c, input, target);
+// The loss and the summed weight of the kept targets (ATen's total_weight:
+// 0 for reduction none over a batch, as its kernels leave it).
+struct NllOutputs {
+  Tensor output, total_weight;
+};
+
+// The nll computation shared by every overload; shapes already checked.
+NllOutputs nll_forward(const OpCall& c, const Tensor& input, const Tensor& target, const Tensor& weight,
+                       int64_t reduction, int64_t ignore_index) {
   if (!is_floating(input.dtype()))
     fail(ErrorCode::BadInput, c.where(), "nll_loss: input must be floating point, got ", dtype_name(input.dtype()));
   const int64_t classes = input.dim() == 1 ? input.size(0) : input.size(1);
   const int64_t batch = input.dim() == 1 ? 1 : input.size(0);
   const int64_t inner = input.dim() <= 2 ? 1 : shape_numel(Shape(input.sizes().begin() + 2, input.sizes().end()));
   const std::vector<int64_t> t = class_targets(c, target);
-  const std::vector<double> w = class_weights(c, c.optional_tensor(2), classes);
+  const std::vector<double> w = class_weights(c, weight, classes);
+  NllOutputs out;
   visit_floating_dtype(input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
@@ -104,13 +108,71 @@ void nll_loss_nd_op(OpCall& c) {
         total += loss;
         total_weight += wk;
       }
+    const bool per_position = reduction == kReductionNone && input.dim() >= 2;
+    out.total_weight =
+        Tensor::scalar(input.dtype(), per_position ? 0.0 : static_cast<double>(convert_element<T>(total_weight)));
     if (reduction == kReductionNone) {
-      c.push(losses);
+      out.output = losses;
       return;
     }
     const M value = reduction == kReductionMean ? total / total_weight : total;
-    c.push(Tensor::scalar(input.dtype(), static_cast<double>(convert_element<T>(value))));
+    out.output = Tensor::scalar(input.dtype(), static_cast<double>(convert_element<T>(value)));
   });
+  return out;
+}
+
+NllOutputs nll_of_call(const OpCall& c) {
+  return nll_forward(c, c.tensor(0), c.tensor(1), c.optional_tensor(2), c.int_arg(3), c.int_arg(4));
+}
+
+// nll_loss_nd(self, target, weight, reduction, ignore_index): any rank.
+void nll_loss_nd_op(OpCall& c) {
+  check_nll_shapes(c, c.tensor(0), c.tensor(1));
+  c.push(nll_of_call(c).output);
+}
+
+// nll_loss / nll_loss_forward: input [C] or [N, C] only.
+void check_nll_1d_2d(const OpCall& c) {
+  const Tensor& input = c.tensor(0);
+  if (input.dim() < 1 || input.dim() > 2) fail(ErrorCode::BadInput, c.where(), "input tensor should be 1D or 2D");
+  check_nll_shapes(c, input, c.tensor(1));
+}
+
+// nll_loss2d / nll_loss2d_forward: input [N, C, H, W], target [N, H, W] only.
+void check_nll_2d(const OpCall& c) {
+  const Tensor& input = c.tensor(0);
+  const Tensor& target = c.tensor(1);
+  if (target.dim() != 3)
+    fail(ErrorCode::BadInput, c.where(),
+         "only batches of spatial targets supported (3D tensors) but got targets of dimension: ", target.dim());
+  if (input.dim() != 4)
+    fail(ErrorCode::BadInput, c.where(),
+         "only batches of spatial inputs supported (4D tensors), but got input of dimension: ", input.dim());
+  check_nll_shapes(c, input, target);
+}
+
+void nll_loss_op(OpCall& c) {
+  check_nll_1d_2d(c);
+  c.push(nll_of_call(c).output);
+}
+
+void nll_loss_forward_op(OpCall& c) {
+  check_nll_1d_2d(c);
+  NllOutputs out = nll_of_call(c);
+  c.push(out.output);
+  c.push(out.total_weight);
+}
+
+void nll_loss2d_op(OpCall& c) {
+  check_nll_2d(c);
+  c.push(nll_of_call(c).output);
+}
+
+void nll_loss2d_forward_op(OpCall& c) {
+  check_nll_2d(c);
+  NllOutputs out = nll_of_call(c);
+  c.push(out.output);
+  c.push(out.total_weight);
 }
 
 // The class weights viewed to broadcast along the class dim of input.
@@ -310,6 +372,18 @@ void register_class_loss_ops(OpTable& t) {
   t.add("aten::nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt "
         "ignore_index=-100) -> Tensor",
         nll_loss_nd_op);
+  t.add("aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) "
+        "-> Tensor",
+        nll_loss_op);
+  t.add("aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt "
+        "ignore_index=-100) -> Tensor",
+        nll_loss2d_op);
+  t.add("aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> "
+        "(Tensor output, Tensor total_weight)",
+        nll_loss_forward_op);
+  t.add("aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> "
+        "(Tensor output, Tensor total_weight)",
+        nll_loss2d_forward_op);
   t.add("aten::cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt "
         "ignore_index=-100, float label_smoothing=0.) -> Tensor",
         cross_entropy_loss_op);

@@ -111,3 +111,34 @@ TEST_CASE("class losses on empty batches and NaN inputs", "[nn][losses]") {
   check_values(call1("aten::multilabel_margin_loss", {tv(empty), tv(make_i64({0, 3}, {})), iv(0)}), {0}, {});
   check_values(call1("aten::nll_loss_nd", {tv(make({1, 2}, {kNaN, 1.0})), tv(make_i64({1}, {0}))}), {}, {kNaN});
 }
+
+TEST_CASE("nll_loss, nll_loss2d and their _forward overloads: rank checks and total_weight", "[nn][losses]") {
+  const Tensor t = make_i64({2}, {2, -100});
+  std::vector<Value> none_out = call("aten::nll_loss_forward", {tv(xs()), tv(t), none(), iv(0), iv(-100)});
+  check_values(none_out[0].tensor, {2}, {-2.0, 0.0});
+  check_values(none_out[1].tensor, {}, {0.0});  // left at 0 for a batch without reduction
+  std::vector<Value> mean_out = call("aten::nll_loss_forward", {tv(xs()), tv(t), none(), iv(1), iv(-100)});
+  check_values(mean_out[0].tensor, {}, {-2.0});
+  check_values(mean_out[1].tensor, {}, {1.0});
+  // One unbatched sample: scalar loss and its weight even without reduction.
+  std::vector<Value> single = call("aten::nll_loss_forward", {tv(make({3}, {0.5, -1.5, 2.0})), tv(make_i64({}, {1})),
+                                                              none(), iv(0), iv(-100)});
+  check_values(single[0].tensor, {}, {1.5});
+  check_values(single[1].tensor, {}, {1.0});
+  std::vector<Value> ignored = call("aten::nll_loss_forward", {tv(xs()), tv(make_i64({2}, {-100, -100})),
+                                                               tv(make({3}, {1, 2, 3})), iv(1), iv(-100)});
+  check_values(ignored[0].tensor, {}, {kNaN});
+  check_values(ignored[1].tensor, {}, {0.0});
+  std::vector<double> v;
+  for (int i = 0; i < 24; ++i) v.push_back(i);
+  const Tensor x4 = make({2, 3, 2, 2}, v);
+  std::vector<Value> spatial = call("aten::nll_loss2d_forward", {tv(x4), tv(target4d()), none(), iv(1), iv(-1)});
+  check_values(spatial[0].tensor, {}, {-11.0});
+  check_values(spatial[1].tensor, {}, {7.0});
+  check_values(call1("aten::nll_loss2d", {tv(x4), tv(target4d()), none(), iv(0), iv(-1)}), {2, 2, 2},
+               {0, -5, -10, -7, -20, -21, -14, 0});
+  check_values(call1("aten::nll_loss", {tv(xs()), tv(t)}), {}, {-2.0});
+  CHECK(error_code_of("aten::nll_loss", {tv(x4), tv(target4d())}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::nll_loss2d", {tv(xs()), tv(t)}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::nll_loss2d", {tv(x4), tv(make_i64({2, 2}, {0, 0, 0, 0}))}) == ErrorCode::BadInput);
+}
