@@ -9,8 +9,9 @@
 // expressions kept.
 //
 // Errors: BadInput for wrong ranks, empty dims, non-positive output sizes,
-// both or neither of output_size and scale_factors; BadInput for other
-// dtypes (torch has no CPU kernel for them).
+// both or neither of output_size and scale_factors, and for dtypes torch's
+// CPU kernel lacks; Unsupported for uint8 (torch has a fixed-point kernel
+// for it, with its own rounding, which pt2web does not reproduce).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -104,9 +105,11 @@ Tensor upsample_aa(const OpCall& c, const Tensor& input, const std::vector<int64
   if (!ok)
     fail(ErrorCode::BadInput, c.where(), "Input and output sizes should be greater than 0, but got input ",
          shape_to_string(input.sizes()), " output ", shape_to_string(out_size));
+  if (input.dtype() == DType::UInt8)
+    fail(ErrorCode::Unsupported, c.where(), "uint8 inputs (torch's fixed-point antialias kernel) are not supported");
   if (input.dtype() != DType::Float32 && input.dtype() != DType::Float64)
-    fail(ErrorCode::BadInput, c.where(), "\"upsample_bilinear2d_aa\" not implemented for '", dtype_name(input.dtype()),
-         "'");
+    fail(ErrorCode::BadInput, c.where(), "\"compute_index_ranges_weights\" not implemented for '",
+         dtype_name(input.dtype()), "'");
   Tensor x = input.contiguous();
   if (input.numel() == 0) {
     Shape shape = {input.size(0), input.size(1), out_size[0], out_size[1]};

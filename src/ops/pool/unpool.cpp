@@ -4,8 +4,9 @@
 // an unsqueezed input) and max_pool2d_with_indices_backward (the output
 // gradient summed into the input positions the indices name).
 //
-// Errors: BadInput with ATen's messages for non-int64 indices, shapes that
-// disagree, empty non-batch dims and indices outside the plane.
+// Errors: BadInput with ATen's messages for non-floating inputs, non-int64
+// indices, shapes that disagree, empty non-batch dims and indices outside
+// the plane.
 #include <cstring>
 
 #include "ops/op_utils.h"
@@ -41,6 +42,9 @@ Tensor unpool(const OpCall& c, const Tensor& self, const Tensor& indices, const 
   if (indices.dtype() != DType::Int64)
     fail(ErrorCode::BadInput, c.where(), "elements in indices should be type int64 but got: ",
          dtype_name(indices.dtype()));
+  if (!is_floating(self.dtype()))
+    fail(ErrorCode::BadInput, c.where(), "\"max_unpool", spatial, "d\" not implemented for '",
+         dtype_name(self.dtype()), "'");
   if (self.dim() != rank + 1 && self.dim() != rank + 2)
     fail(ErrorCode::BadInput, c.where(), "Input to max_unpooling", spatial, "d should be a ", rank + 1, "d or ",
          rank + 2, "d Tensor, but got a tensor with ", self.dim(), " dimensions.");

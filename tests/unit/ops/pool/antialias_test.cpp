@@ -47,4 +47,6 @@ TEST_CASE("_upsample_bilinear2d_aa.vec: scale factors give sizes and scales; che
   CHECK(error_code_of("aten::_upsample_bilinear2d_aa", {tv(input()), ints({0, 2}), bv(false)}) == ErrorCode::BadInput);
   CHECK(error_code_of("aten::_upsample_bilinear2d_aa", {tv(input().to(DType::Float16)), ints({2, 2}), bv(false)}) ==
         ErrorCode::BadInput);
+  CHECK(error_code_of("aten::_upsample_bilinear2d_aa", {tv(input().to(DType::UInt8)), ints({2, 2}), bv(false)}) ==
+        ErrorCode::Unsupported);
 }

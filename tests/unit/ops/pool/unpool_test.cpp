@@ -22,6 +22,8 @@ TEST_CASE("max_unpool2d: values back at their indices, 3-d and 4-d inputs", "[po
   CHECK(half.dtype() == DType::Float16);
   CHECK(half.item_as_double(12) == 9.0);
   CHECK(error_code_of("aten::max_unpool2d", {tv(pooled()), tv(pool_indices()), ints({1, 1})}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::max_unpool2d", {tv(pooled().to(DType::Int64)), tv(pool_indices()), ints({4, 4})}) ==
+        ErrorCode::BadInput);
   CHECK(error_code_of("aten::max_unpool2d", {tv(pooled()), tv(pool_indices().to(DType::Int32)), ints({4, 4})}) ==
         ErrorCode::BadInput);
   CHECK(error_code_of("aten::max_unpool2d", {tv(pooled()), tv(make_i64({1, 1, 4}, {0, 0, 0, 0})), ints({4, 4})}) ==
