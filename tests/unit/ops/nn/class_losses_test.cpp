@@ -142,3 +142,12 @@ TEST_CASE("nll_loss, nll_loss2d and their _forward overloads: rank checks and to
   CHECK(error_code_of("aten::nll_loss2d", {tv(xs()), tv(t)}) == ErrorCode::BadInput);
   CHECK(error_code_of("aten::nll_loss2d", {tv(x4), tv(make_i64({2, 2}, {0, 0, 0, 0}))}) == ErrorCode::BadInput);
 }
+
+TEST_CASE("nll_loss_nd and cross_entropy_loss read non-contiguous inputs", "[nn][losses]") {
+  const Tensor stored = make({3, 2}, {0.5, 3.0, -1.5, 0.25, 2.0, -0.75});
+  const Tensor x = call1("aten::t", {tv(stored)});  // [2, 3], column-major
+  REQUIRE_FALSE(x.is_contiguous());
+  const Tensor t = make_i64({2}, {2, 0});
+  check_values(call1("aten::nll_loss_nd", {tv(x), tv(t), none(), iv(0)}), {2}, {-2.0, -3.0});
+  check_values(call1("aten::cross_entropy_loss", {tv(x), tv(t), none(), iv(0)}), {2}, {0.225802094, 0.083831474});
+}

@@ -63,3 +63,11 @@ TEST_CASE("max_unpool2d: of two values at one index the last is kept", "[pool]")
                                             ints({2, 2})}),
                {1, 1, 2, 2}, {0, 0, 0, 2});
 }
+
+TEST_CASE("max_unpool2d reads non-contiguous values and indices", "[pool]") {
+  const Tensor values = call1("aten::transpose.int", {tv(make({1, 1, 2, 2}, {5.0, 9.0, 8.0, 6.5})), iv(2), iv(3)});
+  const Tensor indices = call1("aten::transpose.int", {tv(make_i64({1, 1, 2, 2}, {1, 12, 6, 11})), iv(2), iv(3)});
+  REQUIRE_FALSE(values.is_contiguous());
+  check_values(call1("aten::max_unpool2d", {tv(values), tv(indices), ints({4, 4})}), {1, 1, 4, 4},
+               {0, 5, 0, 0, 0, 0, 8, 0, 0, 0, 0, 6.5, 9, 0, 0, 0});
+}
