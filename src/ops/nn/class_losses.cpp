@@ -9,6 +9,8 @@
 // each position loses -weight[t] * input[n, t, ...], ignore_index loses 0;
 // mean divides the sum by the summed weights of the targets (NaN when every
 // target is ignored). Sums accumulate in the element's compute type.
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "ops/nn/composite_math.h"

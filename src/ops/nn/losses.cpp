@@ -5,7 +5,6 @@
 // hinge_embedding, margin_ranking, cosine_embedding and triplet_margin.
 // Each computes ATen's elementwise formula with table operators, then
 // applies the reduction enum (0 none, 1 mean, 2 sum; composite_math.h).
-#include <cmath>
 
 #include "ops/nn/composite_math.h"
 #include "ops/nn/nn.h"
@@ -16,6 +15,8 @@ namespace pt2web {
 namespace {
 
 using namespace nn_math;
+
+constexpr double kTwoPi = 6.28318530717958647692;
 
 void l1_loss_op(OpCall& c) {
   c.push(apply_loss_reduction(abs(sub(c.tensor(0), c.tensor(1))), c.int_arg(2)));
@@ -69,7 +70,7 @@ void poisson_nll_loss_op(OpCall& c) {
                               : sub(input, mul(target, log(add(input, c.double_arg(4)))));
   if (c.bool_arg(3)) {
     const Tensor stirling =
-        add(sub(mul(target, log(target)), target), mul(log(mul(target, 2 * M_PI)), 0.5));
+        add(sub(mul(target, log(target)), target), mul(log(mul(target, kTwoPi)), 0.5));
     const Tensor small = run_op1("aten::le.Scalar", {arg(target), arg(1.0)});
     loss = add(loss, run_op1("aten::masked_fill.Scalar", {arg(stirling), arg(small), arg(0.0)}));
   }

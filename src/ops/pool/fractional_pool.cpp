@@ -13,6 +13,7 @@
 //
 // Errors: BadInput with ATen's messages for wrong ranks, empty dims, pools
 // too large for the input, samples of the wrong shape or dtype.
+#include <array>
 #include <cmath>
 #include <limits>
 
