@@ -10,7 +10,6 @@ namespace special {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kEulerGamma = 0.57721566490153286061;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kEpsilon = 1e-17;
@@ -91,90 +90,6 @@ double bessel_k(int n, double x) {
   return scaled_bessel_k_integral(n, x) * std::exp(-x);
 }
 
-// Hankel's expansion for large x > 0: J_n = sqrt(2 / (pi x)) (P cos c - Q sin c),
-// Y_n = sqrt(2 / (pi x)) (P sin c + Q cos c), c = x - (n/2 + 1/4) pi, with
-// P, Q the even and odd terms of sum (-1)^floor(k/2) a_k(n) / x^k.
-struct Hankel {
-  double p = 1.0, q = 0.0, cos_c = 0.0, sin_c = 0.0, amplitude = 0.0;
-};
-
-Hankel hankel(int n, double x) {
-  Hankel h;
-  const double mu = 4.0 * n * n;
-  double term = 1.0;
-  for (int k = 1; k < 200; ++k) {
-    const double odd = 2.0 * k - 1;
-    const double next = term * (mu - odd * odd) / (k * 8.0 * x);
-    if (std::abs(next) >= std::abs(term)) break;
-    term = next;
-    const double signed_term = ((k / 2) % 2 == 0) ? term : -term;
-    if (k % 2 == 0) h.p += signed_term;
-    else h.q += signed_term;
-    if (std::abs(term) <= kEpsilon) break;
-  }
-  // cos and sin of x - pi/4 (n = 0) or x - 3 pi/4 (n = 1) from those of x,
-  // which keeps the phase exact for large x.
-  const double s = std::sin(x), c = std::cos(x), r = std::sqrt(0.5);
-  if (n == 0) {
-    h.cos_c = (c + s) * r;
-    h.sin_c = (s - c) * r;
-  } else {
-    h.cos_c = (s - c) * r;
-    h.sin_c = -(s + c) * r;
-  }
-  h.amplitude = std::sqrt(2.0 / (kPi * x));
-  return h;
-}
-
-constexpr double kHankelFrom = 12.0;
-
-// Y_n from its series around 0 (n = 0, 1), for 0 < x < kHankelFrom.
-double bessel_y_series(int n, double x) {
-  const double log_half = std::log(x / 2);
-  const double q = -(x / 2) * (x / 2);
-  if (n == 0) {
-    // (2/pi) [(log(x/2) + gamma) J0(x) + sum_{k>=1} (-1)^(k+1) H_k (x^2/4)^k / (k!)^2]
-    double term = 1.0, harmonic = 0.0, sum = 0.0;
-    for (int k = 1; k < 500; ++k) {
-      term *= q / (static_cast<double>(k) * k);
-      harmonic += 1.0 / k;
-      const double add = -term * harmonic;
-      sum += add;
-      if (std::abs(add) <= std::abs(sum) * kEpsilon) break;
-    }
-    return (2.0 / kPi) * ((log_half + kEulerGamma) * bessel_power_series(0, x, -1.0) + sum);
-  }
-  // -2/(pi x) + (2/pi) log(x/2) J1(x)
-  //   - (1/pi) sum_{k>=0} (psi(k+1) + psi(k+2)) (-x^2/4)^k (x/2) / (k! (k+1)!)
-  double term = x / 2, psi_k1 = -kEulerGamma, psi_k2 = 1.0 - kEulerGamma;
-  double sum = term * (psi_k1 + psi_k2);
-  for (int k = 1; k < 500; ++k) {
-    term *= q / (static_cast<double>(k) * (k + 1));
-    psi_k1 = psi_k2;
-    psi_k2 += 1.0 / (k + 1);
-    const double add = term * (psi_k1 + psi_k2);
-    sum += add;
-    if (std::abs(add) <= std::abs(sum) * kEpsilon) break;
-  }
-  return -2.0 / (kPi * x) + (2.0 / kPi) * log_half * bessel_power_series(1, x, -1.0) - sum / kPi;
-}
-
-double bessel_j(int n, double ax) {
-  if (std::isinf(ax)) return kNaN;  // as torch's kernels give
-  if (ax < kHankelFrom) return bessel_power_series(n, ax, -1.0);
-  Hankel h = hankel(n, ax);
-  return h.amplitude * (h.p * h.cos_c - h.q * h.sin_c);
-}
-
-double bessel_y(int n, double x) {
-  if (std::isnan(x) || x < 0) return kNaN;
-  if (x == 0) return -kInf;
-  if (std::isinf(x)) return kNaN;  // as torch's kernels give
-  if (x < kHankelFrom) return bessel_y_series(n, x);
-  Hankel h = hankel(n, x);
-  return h.amplitude * (h.p * h.sin_c + h.q * h.cos_c);
-}
-
 }  // namespace
 
 double bessel_i0(double x) { return bessel_i(0, std::abs(x)); }
@@ -188,10 +103,6 @@ double bessel_k0(double x) { return bessel_k(0, x); }
 double bessel_k0_scaled(double x) { return scaled_bessel_k(0, x); }
 double bessel_k1(double x) { return bessel_k(1, x); }
 double bessel_k1_scaled(double x) { return scaled_bessel_k(1, x); }
-double bessel_j0(double x) { return bessel_j(0, std::abs(x)); }
-double bessel_j1(double x) { return odd(bessel_j(1, std::abs(x)), x); }
-double bessel_y0(double x) { return bessel_y(0, x); }
-double bessel_y1(double x) { return bessel_y(1, x); }
 
 // Ai(x): for x > 1, sqrt(x / 3) K_{1/3}(zeta) / pi with zeta = 2/3 x^{3/2};
 // for -7 <= x <= 1, the Maclaurin series Ai(0) f(x) + Ai'(0) g(x); below

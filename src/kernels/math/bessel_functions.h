@@ -2,10 +2,13 @@
 // for the special-function operators: the modified Bessel functions I0, I1
 // (plain and exponentially scaled), K0, K1 (plain and scaled), the Bessel
 // functions J0, J1, Y0, Y1, the Airy function Ai and the spherical Bessel
-// function j0. Written from the published expansions (power series,
-// Hankel's asymptotic series, the integral K_nu(x) = int_0^inf
-// exp(-x cosh t) cosh(nu t) dt). Out-of-domain arguments give NaN or
-// infinities as ATen does (stated per function); nothing throws.
+// function j0. I and K (bessel_functions.cpp) are written from the
+// published expansions (power series, the asymptotic series, the integral
+// K_nu(x) = int_0^inf exp(-x cosh t) cosh(nu t) dt); J0, J1, Y0, Y1
+// (bessel_rational.cpp) evaluate Cephes' rational approximations exactly as
+// torch's kernels do, so they agree with torch to rounding. Out-of-domain
+// arguments give NaN or infinities as ATen does (stated per function);
+// nothing throws.
 #pragma once
 
 namespace pt2web {
