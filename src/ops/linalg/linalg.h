@@ -16,6 +16,7 @@ void register_solve_ops(OpTable& t);  // solve_ops.cpp
 void register_determinant_ops(OpTable& t);  // determinant_ops.cpp
 void register_cholesky_ops(OpTable& t);  // cholesky_ops.cpp
 void register_qr_ops(OpTable& t);  // qr_ops.cpp
+void register_ldl_ops(OpTable& t);  // ldl_ops.cpp
 void register_matrix_function_ops(OpTable& t);  // matrix_function_ops.cpp
 void register_eigen_svd_ops(OpTable& t);  // eigen_svd_ops.cpp
 void register_matrix_norm_ops(OpTable& t);  // matrix_norm_ops.cpp

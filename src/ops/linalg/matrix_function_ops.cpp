@@ -152,8 +152,9 @@ void linalg_diagonal_op(OpCall& c) { forward_to(c, "aten::diagonal.default"); }
 // vander(x, N): [..., n] -> [..., n, N] with columns x^0, x^1, ..., as the
 // cumulative product of [1, x, x, ...] (integer and bool inputs count in int64).
 void vander_op(OpCall& c) {
-  const Tensor& x = c.tensor(0);
-  if (x.dim() < 1) fail(ErrorCode::BadInput, c.where(), "linalg.vander: x must have at least one dimension.");
+  const Tensor& given = c.tensor(0);
+  // A 0-d x counts as one element (torch gives [1, N]).
+  const Tensor x = given.dim() == 0 ? reshape(given, {1}) : given;
   const int64_t n = c.optional_int(1).value_or(x.size(-1));
   if (n <= 1) fail(ErrorCode::BadInput, c.where(), "N must be greater than 1.");
   const DType dtype = is_floating(x.dtype()) || is_complex(x.dtype()) ? x.dtype() : DType::Int64;

@@ -12,6 +12,7 @@ void register_linalg_ops(OpTable& t) {
   register_determinant_ops(t);
   register_cholesky_ops(t);
   register_qr_ops(t);
+  register_ldl_ops(t);
   register_matrix_function_ops(t);
   register_eigen_svd_ops(t);
   register_matrix_norm_ops(t);

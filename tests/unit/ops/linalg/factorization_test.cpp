@@ -183,3 +183,21 @@ TEST_CASE("geqrf, householder_product, ormqr and qr", "[linalg]") {
         ErrorCode::BadInput);
   CHECK(call("aten::geqrf", {tv(make({2, 2, 0}, {}))})[1].tensor.sizes() == Shape{2, 0});
 }
+
+TEST_CASE("ldl_factor pivots like sytf2, ldl_solve solves", "[linalg]") {
+  auto spd = call("aten::linalg_ldl_factor", {tv(S())});
+  check_values(spd[0].tensor, {3, 3}, {4, 0, 0, 0.25, 4.75, 0, 0.5, 10 / 19.0, 70 / 19.0}, 1e-12);
+  CHECK(ints_of(spd[1].tensor) == std::vector<double>{1, 2, 3});
+  // A zero diagonal forces a 2x2 block with rows 2 and 3 swapped (torch: pivots [-3, -3, 3]).
+  Tensor z = make({3, 3}, {0, 1, 2, 1, 0, 3, 2, 3, 0}, DType::Float64);
+  auto blocked = call("aten::linalg_ldl_factor_ex", {tv(z)});
+  check_values(blocked[0].tensor, {3, 3}, {0, 0, 0, 2, 0, 0, 1.5, 0.5, -3}, 1e-12);
+  CHECK(ints_of(blocked[1].tensor) == std::vector<double>{-3, -3, 3});
+  check_values(call1("aten::linalg_ldl_solve", {blocked[0], blocked[1], tv(B())}), {3, 2},
+               {2, 2, 1 / 3.0, 2 / 3.0, 1 / 3.0, 2 / 3.0}, 1e-12);
+  auto zero = call("aten::linalg_ldl_factor_ex", {tv(make({2, 2}, {0, 0, 0, 0}))});
+  CHECK(zero[2].tensor.item_as_int() == 1);
+  CHECK(ints_of(zero[1].tensor) == std::vector<double>{1, 2});
+  CHECK(error_code_of("aten::linalg_ldl_factor", {tv(make({2, 2}, {0, 0, 0, 0}))}) == ErrorCode::BadInput);
+  CHECK(call("aten::linalg_ldl_factor", {tv(make({0, 2, 2}, {}))})[1].tensor.sizes() == Shape{0, 2});
+}

@@ -49,6 +49,7 @@ TEST_CASE("matrix_power, multi_dot, vander, vecdot, cross and diagonal", "[linal
   check_values(call1("aten::linalg_vander", {tv(make({3}, {1, 2, 3})), iv(4)}), {3, 4},
                {1, 1, 1, 1, 1, 2, 4, 8, 1, 3, 9, 27});
   CHECK(call1("aten::linalg_vander", {tv(make_i64({2}, {2, 3}))}).dtype() == DType::Int64);
+  check_values(call1("aten::linalg_vander", {tv(make({}, {2})), iv(2)}), {1, 2}, {1, 2});
   check_values(call1("aten::linalg_vecdot", {tv(b), tv(b), iv(0)}), {2}, {35, 56});
   CHECK(error_code_of("aten::linalg_vecdot", {tv(b), tv(b.to(DType::Float32))}) == ErrorCode::BadInput);
   Tensor x = make({1, 3}, {1, 0, 0}), y = make({1, 3}, {0, 1, 0});
