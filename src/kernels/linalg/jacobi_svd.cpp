@@ -108,8 +108,11 @@ int32_t jacobi_svd(const T* a, int64_t m, int64_t n, T* s, T* u, T* vt, bool ful
   // vectors (cols x cols), in descending order.
   const int64_t left_cols = full ? rows : k;
   std::vector<T> left(static_cast<size_t>(rows * left_cols), T(0)), right(static_cast<size_t>(cols * cols));
+  // Columns at rounding level of the largest carry no direction: their U
+  // vectors come from the orthonormal completion.
+  const T cutoff = k > 0 ? norms[order[0]] * std::numeric_limits<T>::epsilon() * static_cast<T>(rows) : T(0);
   int64_t nonzero = 0;
-  while (nonzero < k && norms[order[nonzero]] > T(0)) ++nonzero;
+  while (nonzero < k && norms[order[nonzero]] > cutoff) ++nonzero;
   for (int64_t j = 0; j < k; ++j) {
     for (int64_t i = 0; i < cols; ++i) right[i * cols + j] = v[i * cols + order[j]];
     if (j < nonzero)

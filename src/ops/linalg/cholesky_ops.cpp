@@ -3,7 +3,6 @@
 // cholesky_solve. The upper factor U = L^T is computed as the lower factor of
 // A^T, so that, as with potrf('U'), only A's upper triangle is read.
 #include "kernels/linalg/cholesky.h"
-#include "kernels/linalg/triangular_solve.h"
 #include "ops/linalg/linalg.h"
 #include "ops/linalg/matrix_batch.h"
 #include "ops/op_compose.h"
@@ -48,17 +47,6 @@ void linalg_cholesky_op(OpCall& c) {
   c.push(run_op1("aten::linalg_cholesky_ex.default", {c.arg(0), c.arg(1), Value::from_bool(true)}));
 }
 
-// In-place solves with a batch of triangular factors: x = F^-1 x (or F^-T x).
-void solve_with_factor(const Tensor& factor, const Tensor& x, bool upper, bool transpose) {
-  const int64_t n = factor.size(-1), nrhs = x.size(-1), count = shape_numel(batch_shape(factor));
-  dispatch_linalg(factor.dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    for (int64_t b = 0; b < count; ++b)
-      linalg::triangular_solve(factor.data<T>() + b * n * n, n, x.data<T>() + b * n * nrhs, nrhs, upper, false,
-                               transpose);
-  });
-}
-
 // cholesky_solve(B, F, upper): A X = B with A = F F^T (lower F) or F^T F (upper F).
 void cholesky_solve_op(OpCall& c) {
   const Tensor& b = c.tensor(0);
@@ -75,8 +63,8 @@ void cholesky_solve_op(OpCall& c) {
          " by ", f.size(-1), " but each b matrix is ", b.size(-2), " by ", b.size(-1));
   auto [factor, x] = broadcast_batches(f, b);
   // lower: L L^T X = B; upper: U^T U X = B.
-  solve_with_factor(factor, x, upper, upper);
-  solve_with_factor(factor, x, upper, !upper);
+  solve_triangular_in_place(factor, x, upper, false, upper);
+  solve_triangular_in_place(factor, x, upper, false, !upper);
   c.push(x);
 }
 
@@ -88,15 +76,10 @@ void cholesky_inverse_op(OpCall& c) {
   const int64_t n = f.size(-1);
   const Shape batch = batch_shape(f);
   const Tensor factor = f.clone();
-  Tensor x = Tensor::empty(f.dtype(), batched(batch, {n, n}));
-  dispatch_linalg(f.dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    for (int64_t b = 0; b < shape_numel(batch); ++b)
-      for (int64_t i = 0; i < n; ++i) x.data<T>()[(b * n + i) * n + i] = T(1);
-  });
+  Tensor x = identity_matrices(f.dtype(), batch, n);
   // lower: X = L^-T L^-1 I; upper: X = U^-1 U^-T I.
-  solve_with_factor(factor, x, upper, upper);
-  solve_with_factor(factor, x, upper, !upper);
+  solve_triangular_in_place(factor, x, upper, false, upper);
+  solve_triangular_in_place(factor, x, upper, false, !upper);
   c.push(x);
 }
 

@@ -1,5 +1,6 @@
 #include "ops/linalg/matrix_batch.h"
 
+#include "kernels/linalg/triangular_solve.h"
 #include "ops/views.h"
 #include "tensor/strided_loop.h"
 
@@ -38,5 +39,25 @@ std::pair<Tensor, Tensor> broadcast_batches(const Tensor& a, const Tensor& b) {
 Tensor transposed_copy(const Tensor& t) { return transpose_view(t, -2, -1).clone(); }
 
 Tensor int32_zeros(const Shape& shape) { return Tensor::empty(DType::Int32, shape); }
+
+Tensor identity_matrices(DType dtype, const Shape& batch, int64_t n) {
+  Tensor eye = Tensor::empty(dtype, batched(batch, {n, n}));
+  dispatch_linalg(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    T* data = eye.data<T>();
+    for (int64_t b = 0; b < shape_numel(batch); ++b)
+      for (int64_t i = 0; i < n; ++i) data[(b * n + i) * n + i] = T(1);
+  });
+  return eye;
+}
+
+void solve_triangular_in_place(const Tensor& a, const Tensor& x, bool upper, bool unit, bool transpose) {
+  const int64_t n = a.size(-1), nrhs = x.size(-1), count = shape_numel(batch_shape(a));
+  dispatch_linalg(a.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    for (int64_t b = 0; b < count; ++b)
+      linalg::triangular_solve(a.data<T>() + b * n * n, n, x.data<T>() + b * n * nrhs, nrhs, upper, unit, transpose);
+  });
+}
 
 }  // namespace pt2web

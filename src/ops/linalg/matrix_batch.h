@@ -37,6 +37,13 @@ Tensor transposed_copy(const Tensor& t);
 // A int32 tensor of `shape` holding zeros (info and pivot outputs).
 Tensor int32_zeros(const Shape& shape);
 
+// batch + {n, n} identity matrices of a float dtype.
+Tensor identity_matrices(DType dtype, const Shape& batch, int64_t n);
+
+// x = op(A)^-1 x for each triangular A of the contiguous `a` and matrix of
+// the contiguous `x` (one batch shape), through kernels/linalg/triangular_solve.
+void solve_triangular_in_place(const Tensor& a, const Tensor& x, bool upper, bool unit, bool transpose);
+
 // Calls f(T{}) with T the C++ type of a float32 / float64 tensor.
 template <class F>
 void dispatch_linalg(DType dtype, F&& f) {

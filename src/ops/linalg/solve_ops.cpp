@@ -1,7 +1,7 @@
 // Square solvers on the LU factorization (lu_ops.h): linalg_solve and its
 // _ex forms, linalg_inv(_ex) and inverse; and the triangular solvers
-// triangular_solve and linalg_solve_triangular (kernels/linalg/triangular_solve).
-#include "kernels/linalg/triangular_solve.h"
+// triangular_solve and linalg_solve_triangular (kernels/linalg/triangular_solve
+// through matrix_batch.h).
 #include "ops/linalg/linalg.h"
 #include "ops/linalg/lu_ops.h"
 #include "ops/linalg/matrix_batch.h"
@@ -18,24 +18,13 @@ std::string singular_message(int32_t info) {
          " is zero, the inversion could not be completed because the input matrix is singular.";
 }
 
-Tensor identity_batch(DType dtype, const Shape& batch, int64_t n) {
-  Tensor eye = Tensor::empty(dtype, batched(batch, {n, n}));
-  dispatch_linalg(dtype, [&](auto zero) {
-    using T = decltype(zero);
-    T* data = eye.data<T>();
-    for (int64_t b = 0; b < shape_numel(batch); ++b)
-      for (int64_t i = 0; i < n; ++i) data[(b * n + i) * n + i] = T(1);
-  });
-  return eye;
-}
-
 // linalg_inv_ex(A, check_errors) -> (inverse, info): A^-1 = solve(A, I).
 void inv_ex_op(OpCall& c) {
   const Tensor& a = c.tensor(0);
   check_matrix_input(c, a, "linalg.inv", true);
   const LuResult r = lu_factor_batched(a);
   if (c.bool_arg(1)) throw_on_info(c, r.info, "linalg.inv", singular_message);
-  Tensor x = identity_batch(a.dtype(), batch_shape(a), a.size(-1));
+  Tensor x = identity_matrices(a.dtype(), batch_shape(a), a.size(-1));
   lu_solve_batched(r.lu, r.pivots, x, false);
   c.push(x);
   c.push(r.info);
@@ -100,12 +89,7 @@ void solve_op(OpCall& c) {
 std::pair<Tensor, Tensor> triangular_solve_batched(const Tensor& a, const Tensor& b, bool upper, bool transpose,
                                                    bool unit) {
   auto [ab, x] = broadcast_batches(a, b);
-  const int64_t n = ab.size(-1), nrhs = x.size(-1), count = shape_numel(batch_shape(ab));
-  dispatch_linalg(a.dtype(), [&](auto zero) {
-    using T = decltype(zero);
-    for (int64_t i = 0; i < count; ++i)
-      linalg::triangular_solve(ab.data<T>() + i * n * n, n, x.data<T>() + i * n * nrhs, nrhs, upper, unit, transpose);
-  });
+  solve_triangular_in_place(ab, x, upper, unit, transpose);
   return {x, ab};
 }
 

@@ -192,7 +192,7 @@ TEST_CASE("ldl_factor and ldl_solve solve symmetric indefinite systems", "[linal
   for (int64_t n : {1, 3, 6, 10}) {
     Matrix a = random_matrix(n, n, static_cast<unsigned>(200 + n));
     for (int64_t i = 0; i < n; ++i) {
-      a[i * n + i] = i % 3 == 0 ? 0 : a[i * n + i];  // zero diagonals force 2x2 blocks
+      a[i * n + i] = i % 3 == 1 ? 0 : a[i * n + i];  // zero diagonals force 2x2 blocks
       for (int64_t j = 0; j < i; ++j) a[j * n + i] = a[i * n + j];
     }
     Matrix ld = a;
