@@ -2,19 +2,38 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace pt2web::linalg {
 
+namespace {
+
+// c = H_j c for an m x cols block of row stride ldc (rows walked in order,
+// so a block of a larger matrix is read by rows too).
+template <class T>
+void reflect_rows(const T* v, int64_t k, int64_t j, T tau, T* c, int64_t m, int64_t cols, int64_t ldc) {
+  if (tau == T(0)) return;
+  // w = tau * v^T c, then c -= v w.
+  std::vector<T> w(c + j * ldc, c + j * ldc + cols);
+  for (int64_t i = j + 1; i < m; ++i) {
+    const T vi = v[i * k + j];
+    const T* row = c + i * ldc;
+    for (int64_t col = 0; col < cols; ++col) w[col] += vi * row[col];
+  }
+  for (T& x : w) x *= tau;
+  for (int64_t col = 0; col < cols; ++col) c[j * ldc + col] -= w[col];
+  for (int64_t i = j + 1; i < m; ++i) {
+    const T vi = v[i * k + j];
+    T* row = c + i * ldc;
+    for (int64_t col = 0; col < cols; ++col) row[col] -= w[col] * vi;
+  }
+}
+
+}  // namespace
+
 template <class T>
 void apply_reflector_left(const T* v, int64_t k, int64_t j, T tau, T* c, int64_t m, int64_t cols) {
-  if (tau == T(0)) return;
-  auto vi = [&](int64_t i) { return i == j ? T(1) : v[i * k + j]; };
-  for (int64_t col = 0; col < cols; ++col) {
-    T dot = 0;
-    for (int64_t i = j; i < m; ++i) dot += vi(i) * c[i * cols + col];
-    dot *= tau;
-    for (int64_t i = j; i < m; ++i) c[i * cols + col] -= dot * vi(i);
-  }
+  reflect_rows(v, k, j, tau, c, m, cols, cols);
 }
 
 template <class T>
@@ -47,13 +66,7 @@ void geqrf(T* a, int64_t m, int64_t n, T* tau) {
     for (int64_t i = j + 1; i < m; ++i) a[i * n + j] *= scale;
     a[j * n + j] = beta;
     // H_j applied to the columns right of j (the reflector sits in column j of a itself).
-    for (int64_t col = j + 1; col < n; ++col) {
-      T dot = a[j * n + col];
-      for (int64_t i = j + 1; i < m; ++i) dot += a[i * n + j] * a[i * n + col];
-      dot *= tau[j];
-      a[j * n + col] -= dot;
-      for (int64_t i = j + 1; i < m; ++i) a[i * n + col] -= dot * a[i * n + j];
-    }
+    if (j + 1 < n) reflect_rows(a, n, j, tau[j], a + j + 1, m, n - (j + 1), n);
   }
 }
 

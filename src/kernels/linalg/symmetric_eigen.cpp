@@ -17,13 +17,18 @@ int32_t symmetric_eigen(T* a, int64_t n, T* eigenvalues, T* vectors) {
   std::vector<T> v(static_cast<size_t>(n * n), T(0));
   for (int64_t i = 0; i < n; ++i) v[i * n + i] = T(1);
   const T eps = std::numeric_limits<T>::epsilon();
+  // Off-diagonal entries below eps^2 * ||A||_F are rounding noise even next
+  // to zero diagonals; rotating them could go on without end.
+  T total = 0;
+  for (int64_t i = 0; i < n * n; ++i) total += a[i] * a[i];
+  const T negligible = eps * eps * std::sqrt(total);
   bool converged = false;
   for (int sweep = 0; sweep < 100 && !converged; ++sweep) {
     converged = true;
     for (int64_t p = 0; p < n; ++p) {
       for (int64_t q = p + 1; q < n; ++q) {
         const T apq = a[p * n + q], app = a[p * n + p], aqq = a[q * n + q];
-        if (std::abs(apq) <= eps * std::sqrt(std::abs(app * aqq)) || apq == T(0)) {
+        if (std::abs(apq) <= eps * std::sqrt(std::abs(app * aqq)) || std::abs(apq) <= negligible) {
           a[p * n + q] = a[q * n + p] = T(0);
           continue;
         }
