@@ -235,10 +235,15 @@ void linalg_norm_str_op(OpCall& c) {
 }
 
 // cond(A, p): for p None/2/-2 the ratio of extreme singular values, else
-// norm(A, p) * norm(A^-1, p) (square matrices only).
+// norm(A, p) * norm(A^-1, p) (square matrices only), where a singular A's
+// inverse counts as all inf (so its condition number is inf, not an error).
 Tensor cond_by_norms(OpCall& c, const Tensor& a, const std::function<Tensor(const Tensor&)>& norm) {
   check_matrix_input(c, a, "linalg.cond", true);
-  const Tensor inverse = op1("aten::linalg_inv.default", {arg(a)});
+  const std::vector<Value> inverse_info = run_op("aten::linalg_inv_ex.default", {arg(a)});
+  const Tensor singular = op1("aten::gt.Scalar", {arg(unsqueeze_last(unsqueeze_last(inverse_info[1].tensor))),
+                                                  arg(int64_t{0})});
+  const Tensor inverse = op1("aten::masked_fill.Scalar", {inverse_info[0], arg(singular),
+                                                          arg(std::numeric_limits<double>::infinity())});
   return op1("aten::mul.Tensor", {arg(norm(a)), arg(norm(inverse))});
 }
 

@@ -201,3 +201,26 @@ TEST_CASE("ldl_factor pivots like sytf2, ldl_solve solves", "[linalg]") {
   CHECK(error_code_of("aten::linalg_ldl_factor", {tv(make({2, 2}, {0, 0, 0, 0}))}) == ErrorCode::BadInput);
   CHECK(call("aten::linalg_ldl_factor", {tv(make({0, 2, 2}, {}))})[1].tensor.sizes() == Shape{0, 2});
 }
+
+TEST_CASE("solvers take strided inputs and broadcast batches", "[linalg]") {
+  // G^T as a transposed view: solving with it equals solving with its contiguous copy.
+  Tensor gt_view = transposed(G());
+  Tensor gt_copy = call1("aten::clone", {tv(gt_view)});
+  Tensor b_view = transposed(make({2, 3}, {1, 3, 5, 2, 4, 6}, DType::Float64));
+  check_values(call1("aten::linalg_solve", {tv(gt_view), tv(b_view)}), {3, 2},
+               values_of(call1("aten::linalg_solve", {tv(gt_copy), tv(B())})), 1e-12);
+  // One factorization against a batch of right-hand sides.
+  auto f = call("aten::linalg_lu_factor", {tv(G())});
+  Tensor rhs = call1("aten::stack", {tl({B(), call1("aten::neg", {tv(B())})})});
+  Tensor x = call1("aten::linalg_lu_solve", {f[0], f[1], tv(rhs)});
+  CHECK(x.sizes() == Shape{2, 3, 2});
+  std::vector<double> first = values_of(call1("aten::linalg_solve", {tv(G()), tv(B())}));
+  std::vector<double> both = first;
+  for (double v : first) both.push_back(-v);
+  check_values(x, {2, 3, 2}, both, 1e-12);
+  // Empty batches and empty matrices keep their shapes.
+  CHECK(call1("aten::linalg_solve", {tv(make({2, 0, 0}, {}, DType::Float64)), tv(make({2, 0, 3}, {}, DType::Float64))})
+            .sizes() == Shape{2, 0, 3});
+  CHECK(call("aten::linalg_cholesky_ex", {tv(make({1, 1, 0, 0}, {}))})[1].tensor.sizes() == Shape{1, 1});
+  check_values(call1("aten::cholesky_inverse", {tv(make({0, 0}, {}))}), {0, 0}, {});
+}

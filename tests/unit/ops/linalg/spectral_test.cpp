@@ -98,4 +98,7 @@ TEST_CASE("pinv, matrix_rank, matrix norms and cond", "[linalg]") {
   check_values(call1("aten::linalg_norm.ord_str", {tv(W()), sv("nuc")}), {}, {9.256832404967092}, 1e-12);
   check_values(call1("aten::linalg_cond", {tv(G())}), {}, {12.233698447600851}, 1e-12);
   check_values(call1("aten::linalg_cond", {tv(G()), dv(1)}), {}, {22.4}, 1e-12);
+  Tensor singular = make({2, 2}, {1, 2, 2, 4}, DType::Float64);
+  check_values(call1("aten::linalg_cond", {tv(singular), dv(1)}), {}, {kInf});
+  check_values(call1("aten::linalg_cond.p_str", {tv(singular), sv("fro")}), {}, {kInf});
 }
