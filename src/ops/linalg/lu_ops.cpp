@@ -72,7 +72,7 @@ void lu_factor_ex_op(OpCall& c) {
   check_pivot_flag(c, c.bool_arg(1), "linalg.lu_factor");
   const LuResult r = lu_factor_batched(a);
   if (c.bool_arg(2))
-    throw_on_info(c, r.info, "torch.linalg.lu_factor_ex", [](int32_t info) {
+    throw_on_info(c, r.info, "torch.linalg.lu_factor", [](int32_t info) {
       return "U[" + std::to_string(info) + "," + std::to_string(info) + "] is zero and using it on lu_solve would "
              "result in a division by zero. If you still want to perform the factorization, consider calling "
              "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)";

@@ -59,7 +59,7 @@ void solve_ex_impl(OpCall& c) {
          left ? "AX = B" : "XA = B", " (", n, "x", n, " and ", shape_to_string(b.sizes()), ")");
   const LuResult r = lu_factor_batched(a);
   if (c.bool_arg(3))
-    throw_on_info(c, r.info, "linalg.solve", [](int32_t) {
+    throw_on_info(c, r.info, "torch.linalg.solve", [](int32_t) {
       return std::string("The solver failed because the input matrix is singular.");
     });
   const Shape batch = broadcast_shapes(batch_shape(a), batch_shape(rhs_matrix));
