@@ -56,6 +56,9 @@ TEST_CASE("lu_unpack and linalg_lu_solve", "[linalg]") {
                {1.8, 2.0, -0.6, 0.0, 2.8, 2.0}, 1e-12);
   check_values(call1("aten::linalg_lu_solve", {f[0], f[1], tv(transposed(B())), bv(false)}), {2, 3},
                {1.8, -0.6, 2.8, 2.0, 0.0, 2.0}, 1e-12);
+  // X A^T = B^T is X = (A^-1 B)^T.
+  check_values(call1("aten::linalg_lu_solve", {f[0], f[1], tv(transposed(B())), bv(false), bv(true)}), {2, 3},
+               values_of(transposed(call1("aten::linalg_solve", {tv(G()), tv(B())}))), 1e-12);
   check_values(call1("aten::lu_solve", {tv(B()), f[0], f[1]}), {3, 2},
                values_of(call1("aten::linalg_solve", {tv(G()), tv(B())})), 1e-12);
   CHECK(error_code_of("aten::linalg_lu_solve", {f[0], f[1], tv(make({2, 2}, {1, 2, 3, 4}, DType::Float64))}) ==
