@@ -18,11 +18,12 @@ int32_t cholesky(T* a, int64_t n) {
     }
     diagonal = std::sqrt(diagonal);
     row_j[j] = diagonal;
+    const T inverse = T(1) / diagonal;  // potf2 scales the column by the reciprocal
     for (int64_t i = j + 1; i < n; ++i) {
       T* row_i = a + i * n;
       T value = row_i[j];
       for (int64_t k = 0; k < j; ++k) value -= row_i[k] * row_j[k];
-      row_i[j] = value / diagonal;
+      row_i[j] = value * inverse;
     }
   }
   return 0;

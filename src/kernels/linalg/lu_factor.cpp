@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pt2web::linalg {
 
@@ -20,9 +21,12 @@ int32_t lu_factor(T* a, int64_t m, int64_t n, int32_t* pivots) {
       continue;
     }
     if (p != j) std::swap_ranges(a + j * n, a + (j + 1) * n, a + p * n);
+    // As getf2: multiply by the reciprocal unless it would overflow.
+    const bool reciprocal = std::abs(pivot) >= std::numeric_limits<T>::min();
+    const T inverse = T(1) / pivot;
     for (int64_t i = j + 1; i < m; ++i) {
       T* row = a + i * n;
-      const T factor = row[j] / pivot;
+      const T factor = reciprocal ? row[j] * inverse : row[j] / pivot;
       row[j] = factor;
       for (int64_t c = j + 1; c < n; ++c) row[c] -= factor * a[j * n + c];
     }
