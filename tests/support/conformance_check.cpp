@@ -7,6 +7,7 @@
 #include "fixture_runner.h"
 #include "half_precision_reference.h"
 #include "tie_order_compare.h"
+#include "vector_sign_alignment.h"
 
 namespace pt2web::testing {
 
@@ -30,12 +31,14 @@ bool has_half_tensor(const PyValue& value) {
   return false;
 }
 
-// The corpus comparison: ties of unstable sorts forgiven, and a half-precision
+// The corpus comparison: eigen- and singular vectors signed as torch's,
+// ties of unstable sorts forgiven, and a half-precision
 // mismatch measured against the float64 twin; one where pt2web is at least as
 // close to it as torch is reported as HALF_PRECISION instead of MISMATCH.
 OutputComparer corpus_comparer(const std::string& dir, bool core) {
   return [dir, core](const LoadedProgram& session, const Case& c, const PyValue& got, double* max_error) {
-    std::string r = compare_allowing_tie_order(session, c, got, max_error);
+    const PyValue signed_got = align_vector_signs(session, c.expected, got);
+    std::string r = compare_allowing_tie_order(session, c, signed_got, max_error);
     if (r.empty() || !has_half_tensor(c.expected)) return r;
     HalfPrecisionErrors half = half_precision_errors(dir, core, c, got);
     if (!half.available) return r;

@@ -4,9 +4,10 @@
 // and message. Shared by the native driver (tools/pt2web_native conform) and
 // the Catch2 conformance test.
 //
-// Results are compared as the fixture tests compare them, with two corpus
-// rules: the order of tied elements of unstable sorts is forgiven
-// (tie_order_compare.h), and a float16/bfloat16 mismatch is measured against
+// Results are compared as the fixture tests compare them, with three corpus
+// rules: eigen- and singular vectors take the signs of torch's
+// (vector_sign_alignment.h), the order of tied elements of unstable sorts is
+// forgiven (tie_order_compare.h), and a float16/bfloat16 mismatch is measured against
 // the float64 twin of the same sample (half_precision_reference.h); when
 // pt2web is at least as close to it as torch, the code is HALF_PRECISION and
 // the message has both errors. It remains a failure.
