@@ -240,7 +240,7 @@ bool pure_and_unread(const PreparedNode& n, const std::vector<int>& reads) {
 }  // namespace
 
 void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector<ArgSource>& outputs,
-                             size_t num_slots, const Graph& graph) {
+                             size_t num_slots, const Graph& graph, const std::set<int>& fixed_slots) {
   const OpEntry* linear_op = op_table().find("pt2web::quantized_linear.default");
   const OpEntry* conv_op = op_table().find("pt2web::quantized_conv2d.default");
   if (!linear_op || !conv_op) return;
@@ -287,6 +287,7 @@ void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector
                                constant_arg(Value::from_int(127)), none_source()});
     }
     if (value < 0) continue;
+    args.push_back(constant_arg(Value::from_bool(fixed_slots.count(w->values.slot) > 0)));
     PreparedNode replacement;
     replacement.op = p->conv ? conv_op : linear_op;
     replacement.node = nodes[i].node;

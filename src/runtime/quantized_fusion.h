@@ -16,8 +16,11 @@
 // bounds); scales and zero points may be run-time tensors (dynamic
 // quantization's choose_qparams). Chains whose integer values or weights are
 // passed to an in-place operator anywhere in the graph are left alone.
+// A weight in `fixed_slots` (a parameter or constant) is marked
+// weight_fixed, so the operator keeps its widened rows between runs.
 #pragma once
 
+#include <set>
 #include <vector>
 
 #include "program/graph.h"
@@ -26,6 +29,6 @@
 namespace pt2web {
 
 void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector<ArgSource>& outputs,
-                             size_t num_slots, const Graph& graph);
+                             size_t num_slots, const Graph& graph, const std::set<int>& fixed_slots);
 
 }  // namespace pt2web

@@ -62,4 +62,19 @@ void requantize_f32(const int32_t* acc, int64_t count, int64_t n, const Requanti
   for (int64_t i = 0; i < count; ++i) out[i * out_stride] = epilogue(acc[i], m, b, r);
 }
 
+void store_requantized(const RequantizedOutput& o, int64_t m, int64_t n, const int32_t* acc, int64_t count) {
+  const int64_t channel = o.channel0 + m, at = m * o.ld_m + n * o.ld_n;
+  switch (o.kind) {
+    case QuantizedOutputKind::Int8:
+      requantize_s8(acc, count, channel, *o.requant, static_cast<int8_t*>(o.data) + at, o.ld_n);
+      break;
+    case QuantizedOutputKind::UInt8:
+      requantize_u8(acc, count, channel, *o.requant, static_cast<uint8_t*>(o.data) + at, o.ld_n);
+      break;
+    case QuantizedOutputKind::Float32:
+      requantize_f32(acc, count, channel, *o.requant, static_cast<float*>(o.data) + at, o.ld_n);
+      break;
+  }
+}
+
 }  // namespace pt2web
