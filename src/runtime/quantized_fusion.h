@@ -10,6 +10,8 @@
 // Otherwise the node writes the float result the product node wrote. A
 // dequantize -> clamp -> quantize with the quantize's own parameters after
 // that (how XNNPACKQuantizer quantizes conv -> relu6) joins the epilogue too.
+// A residual add of two per-tensor dequantized int8 values whose sum is
+// quantized again becomes one pt2web::quantized_add on the integer values.
 // Dequantize (and permute) nodes left without readers are dropped.
 //
 // Only arguments fixed in the graph are folded (quant ranges, dtypes, clamp

@@ -84,32 +84,51 @@ void row_by_four(const DotGemmArgs& g, const int16_t* a, int64_t n, int32_t* c) 
   c[3 * g.ldc_n] = lanes_sum(s3) + tail_dot(a, b3, k8, g.K);
 }
 
-// A's pair (a[2kp], a[2kp+1]) as one int32 (a zero past K), from any row.
+// A's pair (a[2kp], a[2kp+1]) in every 32-bit lane (a zero past K), from any row.
 struct AnyPair {
   int64_t K;
-  int32_t operator()(const int16_t* a, int64_t kp) const {
+  Acc operator()(const int16_t* a, int64_t kp) const {
     const uint16_t lo = static_cast<uint16_t>(a[2 * kp]);
     const uint16_t hi = 2 * kp + 1 < K ? static_cast<uint16_t>(a[2 * kp + 1]) : 0;
-    return static_cast<int32_t>(static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16));
+    return splat_pair(static_cast<int32_t>(static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16)));
   }
 };
 
-// From a row padded to an even length with a zero: one 32-bit load.
+// From an int16 row padded to an even length with a zero: one 32-bit load.
 struct PaddedPair {
-  int32_t operator()(const int16_t* a, int64_t kp) const {
+  Acc operator()(const int16_t* a, int64_t kp) const {
+#if defined(__wasm_simd128__)
+    return wasm_v128_load32_splat(a + 2 * kp);
+#else
     int32_t pair;
     std::memcpy(&pair, a + 2 * kp, sizeof pair);
-    return pair;
+    return splat_pair(pair);
+#endif
+  }
+};
+
+// From an int8 row padded to an even length with a zero: a 16-bit load,
+// spread to every pair of lanes and sign-extended to int16.
+struct Int8Pair {
+  Acc operator()(const int8_t* a, int64_t kp) const {
+#if defined(__wasm_simd128__)
+    return wasm_i16x8_extend_low_i8x16(wasm_v128_load16_splat(a + 2 * kp));
+#else
+    int16_t pair;
+    std::memcpy(&pair, a + 2 * kp, sizeof pair);
+    const __m128i bytes = _mm_set1_epi16(pair);
+    return _mm_srai_epi16(_mm_unpacklo_epi8(bytes, bytes), 8);
+#endif
   }
 };
 
 // Four A rows (m..m+3, repeating the last row past M) against panels p and
 // p + 1 (dot_panels.h): eight accumulators of four outputs each, handed to
 // store(m + r, first column, lanes, count) row by row.
-template <typename Pair, typename Store>
-void panel_tile(const int16_t* a, int64_t lda, int64_t M, int64_t N, const int16_t* panels, int64_t pairs,
+template <typename T, typename Pair, typename Store>
+void panel_tile(const T* a, int64_t lda, int64_t M, int64_t N, const int16_t* panels, int64_t pairs,
                 int64_t m, int64_t p, Pair pair, Store store) {
-  const int16_t* rows[4];
+  const T* rows[4];
   for (int64_t r = 0; r < 4; ++r) rows[r] = a + std::min(m + r, M - 1) * lda;
   const bool second = 4 * (p + 1) < N;
   const int16_t* p0 = panels + p * pairs * 8;
@@ -119,7 +138,7 @@ void panel_tile(const int16_t* a, int64_t lda, int64_t M, int64_t N, const int16
   for (int64_t kp = 0; kp < pairs; ++kp) {
     const Acc b0 = load8(p0 + kp * 8), b1 = load8(p1 + kp * 8);
     for (int64_t r = 0; r < 4; ++r) {
-      const Acc x = splat_pair(pair(rows[r], kp));
+      const Acc x = pair(rows[r], kp);
       acc[r][0] = dot_add(acc[r][0], x, b0);
       acc[r][1] = dot_add(acc[r][1], x, b1);
     }
@@ -186,9 +205,10 @@ void dot_gemm_packed(const PackedDotArgs& g, const RequantizedOutput& out) {
         const int16_t* panel = g.panels + p * pairs * 8;
         for (int64_t j = 0; j < 4; ++j) {
           int32_t sum = 0;
-          for (int64_t kp = 0; kp < pairs; ++kp)
-            sum += int32_t(g.a[m * g.lda + 2 * kp]) * panel[kp * 8 + 2 * j] +
-                   int32_t(g.a[m * g.lda + 2 * kp + 1]) * panel[kp * 8 + 2 * j + 1];
+          for (int64_t k = 0; k < 2 * pairs; ++k) {
+            const int32_t a = g.a8 ? int32_t(g.a8[m * g.lda + k]) : int32_t(g.a[m * g.lda + k]);
+            sum += a * panel[(k / 2) * 8 + 2 * j + k % 2];
+          }
           lanes[j] = sum;
         }
         store(m, 4 * p, lanes, std::min<int64_t>(4, g.N - 4 * p));
@@ -198,8 +218,10 @@ void dot_gemm_packed(const PackedDotArgs& g, const RequantizedOutput& out) {
     for (int64_t p = g.panel_first; p < end; p += 2) {
       // an odd range end leaves one panel for the last tile
       const int64_t n_limit = std::min(g.N, 4 * std::min(p + 2, end));
-      for (int64_t m = 0; m < g.M; m += 4)
-        panel_tile(g.a, g.lda, g.M, n_limit, g.panels, pairs, m, p, PaddedPair{}, store);
+      for (int64_t m = 0; m < g.M; m += 4) {
+        if (g.a8) panel_tile(g.a8, g.lda, g.M, n_limit, g.panels, pairs, m, p, Int8Pair{}, store);
+        else panel_tile(g.a, g.lda, g.M, n_limit, g.panels, pairs, m, p, PaddedPair{}, store);
+      }
     }
 #endif
   }

@@ -11,14 +11,6 @@ inline float epilogue(int32_t acc, float multiplier, float bias, const Requantiz
   return y < r.lo ? r.lo : (y > r.hi ? r.hi : y);
 }
 
-// Round half to even of |v| < 2^22 without a library call (std::nearbyint is
-// one natively unless SSE4.1 is enabled): adding and subtracting 1.5 * 2^23
-// leaves the float's integer part, rounded in the default mode.
-inline float round_half_even(float v) {
-  constexpr float kMagic = 12582912.0f;
-  return (v + kMagic) - kMagic;
-}
-
 template <typename Q>
 void requantize(const int32_t* __restrict acc, int64_t count, int64_t n, const Requantization& r,
                 Q* __restrict out, int64_t out_stride) {

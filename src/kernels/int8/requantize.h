@@ -15,6 +15,14 @@
 
 namespace pt2web {
 
+// Round half to even of |v| < 2^22 without a library call (std::nearbyint is
+// one natively unless SSE4.1 is enabled): adding and subtracting 1.5 * 2^23
+// leaves the float's integer part, rounded in the default mode.
+inline float round_half_even(float v) {
+  constexpr float kMagic = 12582912.0f;
+  return (v + kMagic) - kMagic;
+}
+
 struct Requantization {
   const float* multiplier = nullptr;  // x_scale * w_scale[n], per output channel
   const float* bias = nullptr;        // per output channel, or null

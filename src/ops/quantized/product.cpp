@@ -96,7 +96,8 @@ void packed_product(int64_t M, int64_t N, int64_t K, const WidenedWeight& w, int
   g.M = M;
   g.N = N;
   g.K = K;
-  g.a = w.rows.data<int16_t>() + first_row * w.ld;
+  if (w.int8) g.a8 = w.rows.data<int8_t>() + first_row * w.ld;
+  else g.a = w.rows.data<int16_t>() + first_row * w.ld;
   g.lda = w.ld;
   g.panels = panels;
   // Whole tiles (two panels) per part; each part's work is M * K per column.

@@ -116,9 +116,11 @@ void quantized_conv2d_op(OpCall& c) {
   read_product_quantization(c, 6, out_channels, q);
   check_zero_points(c, q, x.dtype(), w.dtype());
   Tensor out = Tensor::uninitialized(q.output_dtype, {x.size(0), out_channels, g.out_h, g.out_w});
-  const WidenedWeight w16 = widened_weight(w, out_channels, K, q.weight_zero_points, c.bool_arg(18));
-  if (x.dtype() == DType::Int8) run_groups<int8_t>(x, w16, out_channels, groups, g, q, out);
-  else run_groups<uint8_t>(x, w16, out_channels, groups, g, q, out);
+  // the depthwise kernel reads int16 weights
+  const bool depthwise = g.channels == 1 && out_channels == groups;
+  const WidenedWeight rows = widened_weight(w, out_channels, K, q.weight_zero_points, c.bool_arg(18), !depthwise);
+  if (x.dtype() == DType::Int8) run_groups<int8_t>(x, rows, out_channels, groups, g, q, out);
+  else run_groups<uint8_t>(x, rows, out_channels, groups, g, q, out);
   c.push(unbatched ? squeeze_view(out, {0}) : out);
 }
 

@@ -1,7 +1,11 @@
-// The int16 weight rows of the int8 products (pt2web::quantized_conv2d /
-// quantized_linear): an int8/uint8 weight [rows, cols...] with its zero
-// points subtracted, each row padded with zeros to an even length `ld`, as
-// kernels/int8/dot_gemm_s16.h's dot_gemm_packed reads them.
+// The weight rows of the int8 products (pt2web::quantized_conv2d /
+// quantized_linear) as kernels/int8/dot_gemm_s16.h's dot_gemm_packed reads
+// them: rows of an even length `ld` (a zero appended to odd rows) of
+//   - the int8 values themselves when the weight is int8 and every zero
+//     point is 0 (XNNPACKQuantizer's symmetric weights): the weight's own
+//     bytes when its rows are already even, else a padded int8 copy;
+//   - otherwise (uint8, nonzero zero points, or int16 asked for: the
+//     depthwise kernel) int16 values with the zero points subtracted.
 //
 // A weight the program holds fixed (a parameter or constant: the fused node
 // says so, runtime/quantized_fusion.h) is widened on its first use and kept
@@ -21,11 +25,12 @@
 namespace pt2web::quantized {
 
 struct WidenedWeight {
-  Tensor rows;  // int16 [rows, ld]
+  Tensor rows;  // int16 [rows, ld], or int8 (`int8`)
+  bool int8 = false;
   int64_t ld = 0;
 };
 
 WidenedWeight widened_weight(const Tensor& weight, int64_t rows, int64_t cols,
-                             const std::vector<int32_t>& zero_points, bool fixed);
+                             const std::vector<int32_t>& zero_points, bool fixed, bool allow_int8 = true);
 
 }  // namespace pt2web::quantized

@@ -1,16 +1,20 @@
-// The packed int8 product (dot_gemm_packed: widened weight rows padded to an
-// even length, B packed by dot_panels.h, tiles requantized into the output)
+// The packed int8 product (dot_gemm_packed: int16 or int8 weight rows padded
+// to an even length, B packed by dot_panels.h, tiles requantized into the output)
 // against the plain-loop reference dot_gemm_s16_reference followed by the
 // scalar requantization, on sizes around every tile, panel and pair tail,
 // for each packer (int8 rows, int8 columns, int16 rows) and for ranges of
-// panels (how threads split the work).
+// panels (how threads split the work); the fused residual add against the
+// three float operators it replaces.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
 #include "kernels/int8/dot_gemm_s16.h"
 #include "kernels/int8/dot_panels.h"
+#include "kernels/int8/quantized_add.h"
 #include "kernels/int8/widen.h"
 
 using namespace pt2web;
@@ -75,15 +79,19 @@ std::vector<int16_t> packed_b(const Problem& p, Source source) {
 // dot_gemm_packed over [first, end) panels of the problem into `out`.
 template <typename T>
 void run_packed(const Problem& p, const std::vector<int16_t>& panels, const Requantization& r,
-                QuantizedOutputKind kind, std::vector<T>& out, int64_t first, int64_t end) {
+                QuantizedOutputKind kind, std::vector<T>& out, int64_t first, int64_t end, bool int8_rows = false) {
   const int64_t ld = p.K + (p.K & 1);
   std::vector<int16_t> a(p.M * ld + 1, 999);
   widen_rows(p.w.data(), p.M, p.K, p.K, p.w_zero.data(), true, a.data(), ld);
+  std::vector<int8_t> a8(p.M * ld + 1, 99);  // int8 rows (zero points 0), zero-padded to ld
+  for (int64_t m = 0; m < p.M; ++m)
+    for (int64_t k = 0; k < ld; ++k) a8[m * ld + k] = k < p.K ? p.w[m * p.K + k] : int8_t(0);
   PackedDotArgs g;
   g.M = p.M;
   g.N = p.N;
   g.K = p.K;
   g.a = a.data();
+  if (int8_rows) g.a8 = a8.data();
   g.lda = ld;
   g.panels = panels.data();
   g.panel_first = first;
@@ -104,16 +112,18 @@ TEST_CASE("dot_gemm_packed equals the reference sums for every packer and tail s
   const std::vector<float> ones(40, 1.0f);
   Requantization identity;
   identity.multiplier = ones.data();  // float32 output of the exact sums (|sum| < 2^24)
+  for (bool int8_rows : {false, true})
   for (Source source : {Source::Rows, Source::Columns, Source::S16Rows})
     for (int64_t M : {1, 3, 4, 5, 9})
       for (int64_t N : {1, 3, 4, 5, 8, 9, 12, 13, 17})
         for (int64_t K : {1, 2, 3, 7, 8, 9, 16, 33}) {
-          const Problem p = random_problem(rng, M, N, K);
+          Problem p = random_problem(rng, M, N, K);
+          if (int8_rows) p.w_zero.assign(M, 0);  // int8 rows are read as they are
           const std::vector<int32_t> want = reference_sums(p, source);
           const std::vector<int16_t> panels = packed_b(p, source);
           std::vector<float> got(M * N + 1, -1.0f);
-          run_packed(p, panels, identity, QuantizedOutputKind::Float32, got, 0, -1);
-          INFO("source " << int(source) << " M " << M << " N " << N << " K " << K);
+          run_packed(p, panels, identity, QuantizedOutputKind::Float32, got, 0, -1, int8_rows);
+          INFO("int8 rows " << int8_rows << " source " << int(source) << " M " << M << " N " << N << " K " << K);
           for (int64_t m = 0; m < M; ++m)
             for (int64_t n = 0; n < N; ++n) REQUIRE(got[n * M + m] == static_cast<float>(want[m * N + n]));
           CHECK(got.back() == -1.0f);
@@ -122,7 +132,7 @@ TEST_CASE("dot_gemm_packed equals the reference sums for every packer and tail s
           for (int64_t step = 1; step < panels_n; ++step) {
             std::vector<float> parts(M * N + 1, -1.0f);
             for (int64_t first = 0; first < panels_n; first += step)
-              run_packed(p, panels, identity, QuantizedOutputKind::Float32, parts, first, first + step);
+              run_packed(p, panels, identity, QuantizedOutputKind::Float32, parts, first, first + step, int8_rows);
             CHECK(parts == got);
           }
         }
@@ -155,4 +165,35 @@ TEST_CASE("dot_gemm_packed requantizes each tile as requantize_s8 does", "[kerne
       INFO("N " << N << " K " << K);
       CHECK(got == want);
     }
+}
+
+TEST_CASE("quantized_add equals dequantize, add, quantize in float32", "[kernels][int8]") {
+  std::mt19937 rng(13);
+  std::uniform_int_distribution<int> value(-128, 127);
+  QuantizedAddParams p;
+  p.a_scale = 0.0173f;
+  p.a_zero_point = -7;
+  p.b_scale = 0.0291f;
+  p.b_zero_point = 12;
+  const double out_scale = 0.0337;
+  p.inv_out_scale = static_cast<float>(1.0 / out_scale);
+  p.out_zero_point = -3;
+  for (int64_t n : {0, 1, 7, 16, 33, 1000}) {
+    std::vector<int8_t> a(n), b(n), got(n + 1, 42);
+    for (auto& v : a) v = static_cast<int8_t>(value(rng));
+    for (auto& v : b) v = static_cast<int8_t>(value(rng));
+    if (n > 2) a[0] = b[0] = 127, a[1] = b[1] = -128;  // saturating both ways
+    quantized_add(a.data(), b.data(), n, p, got.data());
+    CHECK(got.back() == 42);
+    for (int64_t i = 0; i < n; ++i) {
+      // the three operators of torch's reference graph, one at a time
+      const float x = (static_cast<float>(a[i]) - p.a_zero_point) * p.a_scale;
+      const float y = (static_cast<float>(b[i]) - p.b_zero_point) * p.b_scale;
+      const float sum = x + y;
+      float q = std::nearbyint(sum * p.inv_out_scale) + p.out_zero_point;
+      q = std::min(127.0f, std::max(-128.0f, q));
+      INFO("n " << n << " i " << i);
+      REQUIRE(got[i] == static_cast<int8_t>(q));
+    }
+  }
 }
