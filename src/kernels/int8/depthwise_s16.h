@@ -2,11 +2,12 @@
 // already holds the zero padding (widen_padded_plane in widen.h), int32
 // results:
 //   out[oh][ow] = sum_{i,j} padded[oh*sh + i*dh][ow*sw + j*dw] * w[i][j]
-// 3x3 kernels without dilation at stride 1 or 2 (MobileNet's) take four
-// outputs of a row at a time with the nine taps summed in one four-lane
-// register (GCC/Clang vector extension: SIMD128 in wasm, SSE natively);
-// other shapes, and each row's last outputs, the plain loops of
-// depthwise_s16_reference (taps outer, output columns inner), which the test
+// 3x3 kernels without dilation at stride 2 (MobileNet's downsampling) take
+// eight outputs of a row at a time with the nine taps summed in registers
+// (fixed-length loops the compilers vectorize: SIMD128 in wasm, SSE
+// natively); other shapes, stride 1 included, and each row's last outputs
+// the plain loops of depthwise_s16_reference (taps outer, output columns
+// inner: a contiguous multiply-add at stride 1, vectorized), which the test
 // compares with the definition above computed directly and with the fast
 // path on every tail. Never allocates.
 #pragma once

@@ -197,3 +197,37 @@ TEST_CASE("quantized_add equals dequantize, add, quantize in float32", "[kernels
     }
   }
 }
+
+TEST_CASE("requantize writes the same values in blocks of four as one at a time", "[kernels][int8]") {
+  // (wasm: contiguous blocks of four take the SIMD128 epilogue, single values the scalar one)
+  std::vector<int32_t> acc;
+  for (int32_t v : {-2000000, -70000, -1234, -1, 0, 1, 7, 555, 4096, 70001, 2000000}) acc.push_back(v);
+  while (acc.size() % 4 != 3) acc.push_back(static_cast<int32_t>(acc.size() * 7919 % 20000) - 10000);
+  const float nan = std::nanf("");
+  for (float bias : {0.0f, 0.37f, -2.5f, nan}) {
+    const float multiplier[] = {0.0013f};
+    Requantization r;
+    r.multiplier = multiplier;
+    r.bias = &bias;
+    r.lo = -3.0f;
+    r.hi = 6.0f;
+    r.quantize = true;
+    r.inv_out_scale = 1.0f / 0.021f;
+    for (float zero_point : {-128.0f, -5.0f, 0.0f, 127.0f}) {
+      r.out_zero_point = zero_point;
+      std::vector<int8_t> block(acc.size()), single(acc.size());
+      requantize_s8(acc.data(), static_cast<int64_t>(acc.size()), 0, r, block.data(), 1);
+      for (size_t i = 0; i < acc.size(); ++i) requantize_s8(&acc[i], 1, 0, r, &single[i], 1);
+      INFO("bias " << bias << " zero point " << zero_point);
+      CHECK(block == single);
+      r.qmin = 0.0f;
+      r.qmax = 255.0f;
+      std::vector<uint8_t> ublock(acc.size()), usingle(acc.size());
+      requantize_u8(acc.data(), static_cast<int64_t>(acc.size()), 0, r, ublock.data(), 1);
+      for (size_t i = 0; i < acc.size(); ++i) requantize_u8(&acc[i], 1, 0, r, &usingle[i], 1);
+      CHECK(ublock == usingle);
+      r.qmin = -128.0f;
+      r.qmax = 127.0f;
+    }
+  }
+}
