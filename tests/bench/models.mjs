@@ -84,6 +84,28 @@ function int8Job({ name, twin, qdq }, dialect) {
   };
 }
 
+function embeddingRows(fixtureDir, weightName) {
+  const meta = JSON.parse(readFileSync(`${fixtureDir}/meta.json`, 'utf8'));
+  const entry = meta.state_dict?.[weightName];
+  if (!entry) throw new Error(`${fixtureDir}/meta.json: no state_dict entry '${weightName}' to bound the token ids`);
+  const [, shape] = entry;
+  return shape[0];
+}
+
+function fixtureJob({ name, inputs, note }, dialect) {
+  const dir = `${FIXTURES}${name}`;
+  return {
+    name,
+    kind: 'model',
+    pt2Path: `${dir}/${dialect === 'core' ? 'model.core.pt2' : 'model.pt2'}`,
+    onnxPath: `${dir}/model.onnx`,
+    note: note ?? null,
+    inputs: inputs.map(({ shape, indexBoundFrom }) =>
+      indexBoundFrom ? { shape, indexBound: embeddingRows(dir, indexBoundFrom) } : { shape },
+    ),
+  };
+}
+
 // A program folder with its cases: runs on torch's first case (casesPath).
 function casesJob(dir, name, dialect) {
   const core = dialect === 'core';
