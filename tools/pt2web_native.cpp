@@ -9,9 +9,11 @@
 //   pt2web_native save IN.pt2 OUT.pt2                loads and saves again (pt2web's writer, torch 2.6 layout)
 //   pt2web_native fold IN.pt2 OUT.pt2                batch norms folded into convolutions, then constants
 //                                                    folded (passes/fold_batch_norm.h, runtime/fold_constants.h)
-//   pt2web_native bench DIR [--core] [--runs N]      times the first case of a fixture folder (median of N
+//   pt2web_native bench DIR [--core] [--runs N] [--profile]
+//                                                    times the first case of a fixture folder (median of N
 //                                                    runs after two warm-ups) and prints the memory one run
-//                                                    needs: the planned arena and the state the program reads
+//                                                    needs: the planned arena and the state the program reads;
+//                                                    --profile adds one timed run's time per operator
 //   pt2web_native ops [--core FILE [--supported | --extra]]
 //                                                    the operators pt2web registers, one a line; with --core
 //                                                    (docs/core_aten_ops.txt) "N of M Core ATen overloads
@@ -66,7 +68,7 @@ nlohmann::json describe_file(const std::string& path) {
 int usage() {
   std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 | print MODEL.pt2 |\n"
                "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2 | fold IN.pt2 OUT.pt2 |\n"
-               "       bench DIR [--core] [--runs N] |\n"
+               "       bench DIR [--core] [--runs N] [--profile] |\n"
                "       conform [--dialect training|core|both] [--list FILE] PATH... |\n"
                "       ops [--core FILE [--supported | --extra]]\n";
   return 2;
@@ -130,7 +132,7 @@ size_t state_bytes(const LoadedProgram& loaded) {
   return total;
 }
 
-int bench(const std::string& dir, bool core, int runs) {
+int bench(const std::string& dir, bool core, int runs, bool profile) {
   const std::string model = dir + (core ? "/model.core.pt2" : "/model.pt2");
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(model));
   auto start = std::chrono::steady_clock::now();
@@ -149,6 +151,9 @@ int bench(const std::string& dir, bool core, int runs) {
             << " ms (min " << times.front() << ", max " << times.back() << ", " << runs << " runs)\n  arena "
             << program.memory().planned_bytes << " bytes, state read " << state_bytes(program) << " bytes, archive "
             << bytes->size() << " bytes\n";
+  if (profile)
+    for (const OperatorTime& t : program.run_profiled(c.args, c.kwargs).profile)
+      std::cout << "  " << t.ms << " ms  " << t.calls << "x  " << t.target << "\n";
   return 0;
 }
 
@@ -266,14 +271,16 @@ int main(int argc, char** argv) {
     if (command == "ops") return ops(argc, argv);
     if (command == "bench") {
       bool core = false;
+      bool profile = false;
       int runs = 20;
       for (int i = 3; i < argc; ++i) {
         const std::string option = argv[i];
         if (option == "--core") core = true;
+        else if (option == "--profile") profile = true;
         else if (option == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
         else return usage();
       }
-      return bench(argv[2], core, runs);
+      return bench(argv[2], core, runs, profile);
     }
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";

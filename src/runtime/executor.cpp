@@ -133,7 +133,7 @@ ArgSource GraphPlan::source_for(const Argument& arg, const SchemaArgument* schem
   return src;
 }
 
-GraphPlan::GraphPlan(const Graph& graph) : graph_(graph) {
+GraphPlan::GraphPlan(const Graph& graph, const std::set<std::string>& fixed_inputs) : graph_(graph) {
   auto missing = unsupported_operators(graph);
   if (!missing.empty()) {
     std::string list;
@@ -207,7 +207,10 @@ GraphPlan::GraphPlan(const Graph& graph) : graph_(graph) {
   }
   for (const auto& out : graph.outputs) outputs_.push_back(source_for(out, nullptr, "graph output"));
 
-  fuse_quantized_products(nodes_, outputs_, slot_names_.size(), graph);
+  std::set<int> fixed_slots;
+  for (const auto& name : fixed_inputs)
+    if (auto it = slots_.find(name); it != slots_.end()) fixed_slots.insert(it->second);
+  fuse_quantized_products(nodes_, outputs_, slot_names_.size(), graph, fixed_slots);
   fuse_convolution_epilogues(nodes_, outputs_, slot_names_.size());
 
   // Liveness: release each slot after the last node that reads it, unless a
@@ -226,12 +229,15 @@ GraphPlan::GraphPlan(const Graph& graph) : graph_(graph) {
       nodes_[last_use[s]].release_after.push_back(static_cast<int>(s));
 }
 
-Executor::Executor(const Graph& graph) : root_(graph) { plan_for(graph); }
+Executor::Executor(const Graph& graph, std::set<std::string> fixed_inputs)
+    : root_(graph), fixed_inputs_(std::move(fixed_inputs)) {
+  plan_for(graph);
+}
 
 const GraphPlan& Executor::plan_for(const Graph& graph) {
   auto it = plans_.find(&graph);
   if (it != plans_.end()) return *it->second;
-  auto plan = std::make_unique<GraphPlan>(graph);
+  auto plan = std::make_unique<GraphPlan>(graph, &graph == &root_ ? fixed_inputs_ : std::set<std::string>{});
   // Plans for subgraphs are built now too, so unsupported operators inside
   // branches are reported at load rather than on the first call that takes them.
   for (const auto& node : graph.nodes)

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,8 +44,9 @@ struct PreparedNode {
 
 class GraphPlan {
  public:
-  // Resolves every node. Throws as described above.
-  explicit GraphPlan(const Graph& graph);
+  // Resolves every node. Throws as described above. `fixed_inputs`: names of
+  // the graph's inputs whose values never change (parameters, constants).
+  explicit GraphPlan(const Graph& graph, const std::set<std::string>& fixed_inputs = {});
 
   const Graph& graph() const { return graph_; }
   const std::vector<PreparedNode>& nodes() const { return nodes_; }
@@ -78,7 +80,8 @@ class NodeObserver {
 
 class Executor : public SubgraphRunner {
  public:
-  explicit Executor(const Graph& graph);
+  // `fixed_inputs`: the root graph's inputs whose values never change (GraphPlan).
+  explicit Executor(const Graph& graph, std::set<std::string> fixed_inputs = {});
 
   // Runs the graph on its placeholder values; returns its output values.
   std::vector<Value> run(const std::vector<Value>& inputs);
@@ -92,6 +95,7 @@ class Executor : public SubgraphRunner {
 
   std::map<const Graph*, std::unique_ptr<GraphPlan>> plans_;
   const Graph& root_;
+  std::set<std::string> fixed_inputs_;
   NodeObserver* observer_ = nullptr;
 };
 

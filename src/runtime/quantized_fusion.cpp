@@ -237,10 +237,59 @@ bool pure_and_unread(const PreparedNode& n, const std::vector<int>& reads) {
   return true;
 }
 
+// A dequantize_per_tensor.default of int8/uint8 values with constant
+// parameters into float32, or nullopt.
+std::optional<std::vector<double>> dequantized_constant(const std::vector<PreparedNode>& nodes, int index) {
+  if (index < 0 || op_name(nodes[index]) != "quantized_decomposed::dequantize_per_tensor.default") return std::nullopt;
+  const PreparedNode& n = nodes[index];
+  if (!is_slot(n.args[0]) || !int8_dtype_constant(n.args[5]) || !float32_or_none(n.args[6])) return std::nullopt;
+  return constant_qparams(n);
+}
+
+// add(dequantize(a), dequantize(b)) -> quantize, all per tensor with constant
+// parameters and one integer dtype, becomes pt2web::quantized_add on the
+// integer values.
+void fuse_quantized_adds(std::vector<PreparedNode>& nodes, std::vector<int>& reads, const std::vector<int>& producer,
+                         const std::set<int>& written, std::vector<bool>& removed, const OpEntry* add_op) {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const PreparedNode& add = nodes[i];
+    if (removed[i] || op_name(add) != "aten::add.Tensor") continue;
+    const auto& a = add.args;
+    if (!is_slot(a[0]) || !is_slot(a[1]) || !is_constant(a[2]) || a[2].constant.to_double() != 1.0) continue;
+    const int dq_a = producer[a[0].slot], dq_b = producer[a[1].slot];
+    const auto pa = dequantized_constant(nodes, dq_a), pb = dequantized_constant(nodes, dq_b);
+    if (!pa || !pb || (*pa)[4] != (*pb)[4]) continue;
+    const int q = sole_reader(nodes, reads, first_output(add), i);
+    if (q < 0 || op_name(nodes[q]) != "quantized_decomposed::quantize_per_tensor.default" ||
+        first_output(nodes[q]) < 0)
+      continue;
+    const auto pq = constant_qparams(nodes[q]);
+    if (!pq || (*pq)[4] != (*pa)[4]) continue;
+    const ArgSource& x = nodes[dq_a].args[0];
+    const ArgSource& y = nodes[dq_b].args[0];
+    if (written.count(x.slot) || written.count(y.slot)) continue;
+    const auto& qa = nodes[q].args;
+    std::vector<ArgSource> args = {x, y, nodes[dq_a].args[1], nodes[dq_a].args[2], nodes[dq_b].args[1],
+                                   nodes[dq_b].args[2], qa[1], qa[2], qa[3], qa[4], qa[5]};
+    PreparedNode replacement;
+    replacement.op = add_op;
+    replacement.node = add.node;
+    replacement.outputs = {{first_output(nodes[q])}};
+    replacement.fused.push_back(nodes[q].node);
+    forget_reads(nodes[q].args, reads);
+    forget_reads(add.args, reads);
+    removed[static_cast<size_t>(q)] = true;
+    for (const auto& arg : args)
+      if (arg.slot >= 0) ++reads[arg.slot];
+    replacement.args = std::move(args);
+    nodes[i] = std::move(replacement);
+  }
+}
+
 }  // namespace
 
 void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector<ArgSource>& outputs,
-                             size_t num_slots, const Graph& graph) {
+                             size_t num_slots, const Graph& graph, const std::set<int>& fixed_slots) {
   const OpEntry* linear_op = op_table().find("pt2web::quantized_linear.default");
   const OpEntry* conv_op = op_table().find("pt2web::quantized_conv2d.default");
   if (!linear_op || !conv_op) return;
@@ -287,6 +336,7 @@ void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector
                                constant_arg(Value::from_int(127)), none_source()});
     }
     if (value < 0) continue;
+    args.push_back(constant_arg(Value::from_bool(fixed_slots.count(w->values.slot) > 0)));
     PreparedNode replacement;
     replacement.op = p->conv ? conv_op : linear_op;
     replacement.node = nodes[i].node;
@@ -302,6 +352,8 @@ void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector
     replacement.args = std::move(args);
     nodes[i] = std::move(replacement);
   }
+  if (const OpEntry* add_op = op_table().find("pt2web::quantized_add.default"))
+    fuse_quantized_adds(nodes, reads, producer, written, removed, add_op);
   // Dequantize and permute nodes whose values nobody reads any more, last first
   // so that a permute's dequantize follows it out.
   for (size_t i = nodes.size(); i-- > 0;)

@@ -10,14 +10,19 @@
 // Otherwise the node writes the float result the product node wrote. A
 // dequantize -> clamp -> quantize with the quantize's own parameters after
 // that (how XNNPACKQuantizer quantizes conv -> relu6) joins the epilogue too.
+// A residual add of two per-tensor dequantized int8 values whose sum is
+// quantized again becomes one pt2web::quantized_add on the integer values.
 // Dequantize (and permute) nodes left without readers are dropped.
 //
 // Only arguments fixed in the graph are folded (quant ranges, dtypes, clamp
 // bounds); scales and zero points may be run-time tensors (dynamic
 // quantization's choose_qparams). Chains whose integer values or weights are
 // passed to an in-place operator anywhere in the graph are left alone.
+// A weight in `fixed_slots` (a parameter or constant) is marked
+// weight_fixed, so the operator keeps its widened rows between runs.
 #pragma once
 
+#include <set>
 #include <vector>
 
 #include "program/graph.h"
@@ -26,6 +31,6 @@
 namespace pt2web {
 
 void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector<ArgSource>& outputs,
-                             size_t num_slots, const Graph& graph);
+                             size_t num_slots, const Graph& graph, const std::set<int>& fixed_slots);
 
 }  // namespace pt2web

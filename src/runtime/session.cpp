@@ -17,9 +17,19 @@ Tensor constant_tensor(const ExportedProgram& program, const std::string& name) 
   return it->second.tensor;
 }
 
+// Placeholders of parameters and constant tensors: nothing writes them during
+// a run or between runs (buffers can change through set_buffer).
+std::set<std::string> fixed_inputs(const ExportedProgram& program) {
+  std::set<std::string> names;
+  for (const auto& spec : program.signature.input_specs)
+    if (spec.kind == InputKind::Parameter || spec.kind == InputKind::ConstantTensor) names.insert(spec.arg.name);
+  return names;
+}
+
 }  // namespace
 
-Session::Session(ExportedProgram program) : program_(std::move(program)), executor_(program_.graph) {
+Session::Session(ExportedProgram program)
+    : program_(std::move(program)), executor_(program_.graph, fixed_inputs(program_)) {
   const std::set<std::string> written = buffers_the_program_may_write(program_);
   written_in_place_ = buffers_written_in_place(program_);
   for (const auto& spec : program_.signature.input_specs) {

@@ -4,7 +4,8 @@
 // so listed as missing until generated); and the kernel-level models
 // (written by make_kernel_models.mjs). Each entry becomes a plain,
 // serialisable job description for a worker process:
-//   {name, kind: 'model'|'kernel', pt2Path, onnxPath, inputs: [{shape, indexBound?}] | null,
+//   {name, kind: 'model'|'kernel', pt2Path, onnxPath (null: pt2web only), inputs: [{shape, indexBound?}] | null,
+//    compareOutputs? (false: the two files hold different weights),
 //    casesPath?, flops?, note?}
 // note: a deviation from the issue's setup, printed with the report.
 // casesPath (generated models): the inputs are torch's first case, and
@@ -21,6 +22,7 @@ import { writeKernelModels } from './make_kernel_models.mjs';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const GENERATED = fileURLToPath(new URL('./models/', import.meta.url));
+const INT8_FIXTURES = fileURLToPath(new URL('../fixtures-int8/', import.meta.url));
 
 /** What tools/torch/gen_bench_models.py writes (keep the two in step). */
 export const GENERATED_MODELS = [
@@ -56,6 +58,32 @@ export const FIXTURE_MODELS = [
   { name: 'lstm_gru', inputs: [{ shape: [2, 7], indexBoundFrom: 'emb.weight' }] },
 ];
 
+/**
+ * PT2E int8 programs (tests/fixtures-int8), each run on torch's first case
+ * and listed beside its float twin. onnxruntime-web runs a QDQ int8 model of
+ * the twin's architecture when tools/torch/make_qdq_onnx.py has written one
+ * into tests/bench/models/ (from the float fixture's model.onnx: other
+ * weights, so the two outputs are not compared); otherwise the row is
+ * pt2web only (the onnxruntime-web side is skipped, not failed).
+ */
+export const INT8_MODELS = [
+  { name: 'q_mobilenet_v2', twin: 'mobilenet_v2', qdq: 'mobilenet_v2.qdq.onnx' },
+  { name: 'q_encoder_small_dyn', twin: 'encoder_small', qdq: null },
+];
+
+function int8Job({ name, twin, qdq }, dialect) {
+  const qdqPath = qdq ? `${GENERATED}${qdq}` : null;
+  const ort = qdqPath && existsSync(qdqPath);
+  return {
+    ...casesJob(`${INT8_FIXTURES}${name}`, name, dialect),
+    onnxPath: ort ? qdqPath : null,
+    compareOutputs: false,
+    note:
+      `int8 twin of ${twin} (PT2E, XNNPACKQuantizer), on torch's first case; ` +
+      (ort ? `onnxruntime-web runs ${qdq} (QDQ int8, same architecture, other weights)` : 'pt2web only: no int8 ONNX model'),
+  };
+}
+
 function embeddingRows(fixtureDir, weightName) {
   const meta = JSON.parse(readFileSync(`${fixtureDir}/meta.json`, 'utf8'));
   const entry = meta.state_dict?.[weightName];
@@ -78,8 +106,8 @@ function fixtureJob({ name, inputs, note }, dialect) {
   };
 }
 
-function generatedJob(name, dialect) {
-  const dir = `${GENERATED}${name}`;
+// A program folder with its cases: runs on torch's first case (casesPath).
+function casesJob(dir, name, dialect) {
   const core = dialect === 'core';
   return {
     name,
@@ -90,6 +118,10 @@ function generatedJob(name, dialect) {
     note: null,
     inputs: null,
   };
+}
+
+function generatedJob(name, dialect) {
+  return casesJob(`${GENERATED}${name}`, name, dialect);
 }
 
 /**
@@ -120,6 +152,9 @@ function matches(name, filter) {
  */
 export function benchmarkJobs({ filter, dialect = 'training', kernelDir }) {
   const models = FIXTURE_MODELS.filter((m) => matches(m.name, filter)).map((m) => fixtureJob(m, dialect));
+  const int8 = INT8_MODELS.filter((m) => matches(m.name, filter))
+    .map((m) => int8Job(m, dialect))
+    .filter((job) => existsSync(job.pt2Path));
   const generated = generatedModels({ filter, dialect }).present.map((name) => generatedJob(name, dialect));
   const specs = KERNEL_SPECS.filter((s) => matches(s.name, filter));
   const kernels = specs.length
@@ -132,5 +167,5 @@ export function benchmarkJobs({ filter, dialect = 'training', kernelDir }) {
         flops: k.flops,
       }))
     : [];
-  return [...models, ...generated, ...kernels];
+  return [...models, ...int8, ...generated, ...kernels];
 }

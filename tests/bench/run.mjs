@@ -173,7 +173,8 @@ async function main() {
       const seconds = ((performance.now() - t0) / 1000).toFixed(1);
       if (reply.ok) {
         results.push(reply.result);
-        const errors = [reply.result.pt2web.error, reply.result.ort.error].filter(Boolean);
+        const ortError = reply.result.ort.skipped ? null : reply.result.ort.error;
+        const errors = [reply.result.pt2web.error, ortError].filter(Boolean);
         if (errors.length) failed++;
         process.stderr.write(`${seconds} s${errors.length ? ` (${errors.join('; ')})` : ''}\n`);
       } else {

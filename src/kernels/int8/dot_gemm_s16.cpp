@@ -1,7 +1,10 @@
 #include "kernels/int8/dot_gemm_s16.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
+
+#include "kernels/int8/dot_panels.h"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -81,38 +84,53 @@ void row_by_four(const DotGemmArgs& g, const int16_t* a, int64_t n, int32_t* c) 
   c[3 * g.ldc_n] = lanes_sum(s3) + tail_dot(a, b3, k8, g.K);
 }
 
-// Pair-interleaved panels of B: panel p, pair kp holds (b[4p+j][2kp], b[4p+j][2kp+1])
-// for j = 0..3 (zeros past N and K), so one dot_i16x8 of a splatted A pair
-// with it adds two products into four different outputs, and no horizontal
-// sums are needed. Thread-local, grows only.
-const int16_t* pack_pair_panels(const DotGemmArgs& g, int64_t pairs, int64_t panels) {
-  thread_local std::vector<int16_t> buffer;
-  buffer.resize(static_cast<size_t>(panels * pairs * 8));
-  int16_t* out = buffer.data();
-  for (int64_t p = 0; p < panels; ++p)
-    for (int64_t kp = 0; kp < pairs; ++kp)
-      for (int64_t j = 0; j < 4; ++j, out += 2) {
-        const int64_t n = 4 * p + j, k = 2 * kp;
-        const int16_t* b = g.b + n * g.ldb;
-        out[0] = n < g.N ? b[k] : int16_t(0);
-        out[1] = n < g.N && k + 1 < g.K ? b[k + 1] : int16_t(0);
-      }
-  return buffer.data();
-}
+// A's pair (a[2kp], a[2kp+1]) in every 32-bit lane (a zero past K), from any row.
+struct AnyPair {
+  int64_t K;
+  Acc operator()(const int16_t* a, int64_t kp) const {
+    const uint16_t lo = static_cast<uint16_t>(a[2 * kp]);
+    const uint16_t hi = 2 * kp + 1 < K ? static_cast<uint16_t>(a[2 * kp + 1]) : 0;
+    return splat_pair(static_cast<int32_t>(static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16)));
+  }
+};
 
-// A's pair (a[2kp], a[2kp+1]) as one int32 (a zero past K).
-inline int32_t a_pair(const int16_t* a, int64_t kp, int64_t K) {
-  const uint16_t lo = static_cast<uint16_t>(a[2 * kp]);
-  const uint16_t hi = 2 * kp + 1 < K ? static_cast<uint16_t>(a[2 * kp + 1]) : 0;
-  return static_cast<int32_t>(static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16));
-}
+// From an int16 row padded to an even length with a zero: one 32-bit load.
+struct PaddedPair {
+  Acc operator()(const int16_t* a, int64_t kp) const {
+#if defined(__wasm_simd128__)
+    return wasm_v128_load32_splat(a + 2 * kp);
+#else
+    int32_t pair;
+    std::memcpy(&pair, a + 2 * kp, sizeof pair);
+    return splat_pair(pair);
+#endif
+  }
+};
 
-// Four A rows (m..m+3, repeating the last row past M) against two panels:
-// eight accumulators of four outputs each.
-void panel_tile(const DotGemmArgs& g, const int16_t* panels, int64_t pairs, int64_t m, int64_t p) {
-  const int16_t* rows[4];
-  for (int64_t r = 0; r < 4; ++r) rows[r] = g.a + std::min(m + r, g.M - 1) * g.lda;
-  const bool second = 4 * (p + 1) < g.N;
+// From an int8 row padded to an even length with a zero: a 16-bit load,
+// spread to every pair of lanes and sign-extended to int16.
+struct Int8Pair {
+  Acc operator()(const int8_t* a, int64_t kp) const {
+#if defined(__wasm_simd128__)
+    return wasm_i16x8_extend_low_i8x16(wasm_v128_load16_splat(a + 2 * kp));
+#else
+    int16_t pair;
+    std::memcpy(&pair, a + 2 * kp, sizeof pair);
+    const __m128i bytes = _mm_set1_epi16(pair);
+    return _mm_srai_epi16(_mm_unpacklo_epi8(bytes, bytes), 8);
+#endif
+  }
+};
+
+// Four A rows (m..m+3, repeating the last row past M) against panels p and
+// p + 1 (dot_panels.h): eight accumulators of four outputs each, handed to
+// store(m + r, first column, lanes, count) row by row.
+template <typename T, typename Pair, typename Store>
+void panel_tile(const T* a, int64_t lda, int64_t M, int64_t N, const int16_t* panels, int64_t pairs,
+                int64_t m, int64_t p, Pair pair, Store store) {
+  const T* rows[4];
+  for (int64_t r = 0; r < 4; ++r) rows[r] = a + std::min(m + r, M - 1) * lda;
+  const bool second = 4 * (p + 1) < N;
   const int16_t* p0 = panels + p * pairs * 8;
   const int16_t* p1 = second ? p0 + pairs * 8 : p0;
   Acc acc[4][2];
@@ -120,20 +138,18 @@ void panel_tile(const DotGemmArgs& g, const int16_t* panels, int64_t pairs, int6
   for (int64_t kp = 0; kp < pairs; ++kp) {
     const Acc b0 = load8(p0 + kp * 8), b1 = load8(p1 + kp * 8);
     for (int64_t r = 0; r < 4; ++r) {
-      const Acc a = splat_pair(a_pair(rows[r], kp, g.K));
-      acc[r][0] = dot_add(acc[r][0], a, b0);
-      acc[r][1] = dot_add(acc[r][1], a, b1);
+      const Acc x = pair(rows[r], kp);
+      acc[r][0] = dot_add(acc[r][0], x, b0);
+      acc[r][1] = dot_add(acc[r][1], x, b1);
     }
   }
-  alignas(16) int32_t lanes[4];
-  for (int64_t r = 0; r < 4 && m + r < g.M; ++r)
-    for (int64_t h = 0; h < (second ? 2 : 1); ++h) {
-      store4(lanes, acc[r][h]);
-      for (int64_t j = 0; j < 4; ++j) {
-        const int64_t n = 4 * (p + h) + j;
-        if (n < g.N) g.c[(m + r) * g.ldc_m + n * g.ldc_n] = lanes[j];
-      }
-    }
+  alignas(16) int32_t lanes[8];
+  const int64_t columns = std::min<int64_t>(second ? 8 : 4, N - 4 * p);
+  for (int64_t r = 0; r < 4 && m + r < M; ++r) {
+    store4(lanes, acc[r][0]);
+    store4(lanes + 4, acc[r][1]);
+    store(m + r, 4 * p, lanes, columns);
+  }
 }
 
 int32_t row_by_one(const DotGemmArgs& g, const int16_t* a, const int16_t* b) {
@@ -153,10 +169,15 @@ void dot_gemm_s16(const DotGemmArgs& g) {
 #if defined(__wasm_simd128__) || defined(__SSE2__)
     if (g.M >= 4 && g.N >= 4) {
       // several A rows share each packed B panel: pack once, no horizontal sums
-      const int64_t pairs = (g.K + 1) / 2, panels = (g.N + 3) / 4;
-      const int16_t* packed = pack_pair_panels(g, pairs, panels);
-      for (int64_t p = 0; p < panels; p += 2)
-        for (int64_t m = 0; m < g.M; m += 4) panel_tile(g, packed, pairs, m, p);
+      thread_local std::vector<int16_t> packed;
+      packed.resize(static_cast<size_t>(panel_values(g.N, g.K)));
+      pack_panels_from_s16_rows(g.b, g.N, g.K, g.ldb, packed.data());
+      const auto store = [&g](int64_t m, int64_t n, const int32_t* lanes, int64_t count) {
+        for (int64_t j = 0; j < count; ++j) g.c[m * g.ldc_m + (n + j) * g.ldc_n] = lanes[j];
+      };
+      for (int64_t p = 0; p < panel_count(g.N); p += 2)
+        for (int64_t m = 0; m < g.M; m += 4)
+          panel_tile(g.a, g.lda, g.M, g.N, packed.data(), panel_pairs(g.K), m, p, AnyPair{g.K}, store);
       return;
     }
     const int64_t n4 = g.N & ~int64_t(3);
@@ -165,6 +186,42 @@ void dot_gemm_s16(const DotGemmArgs& g) {
       int32_t* c = g.c + m * g.ldc_m;
       for (int64_t n = 0; n < n4; n += 4) row_by_four(g, a, n, c + n * g.ldc_n);
       for (int64_t n = n4; n < g.N; ++n) c[n * g.ldc_n] = row_by_one(g, a, g.b + n * g.ldb);
+    }
+#endif
+  }
+}
+
+void dot_gemm_packed(const PackedDotArgs& g, const RequantizedOutput& out) {
+  const int64_t pairs = panel_pairs(g.K);
+  const int64_t end = g.panel_end < 0 ? panel_count(g.N) : std::min(g.panel_end, panel_count(g.N));
+  const auto store = [&out](int64_t m, int64_t n, const int32_t* lanes, int64_t count) {
+    store_requantized(out, m, n, lanes, count);
+  };
+  if constexpr (!kVector) {
+    // Plain loops over the same operands.
+    int32_t lanes[4];
+    for (int64_t p = g.panel_first; p < end; ++p)
+      for (int64_t m = 0; m < g.M; ++m) {
+        const int16_t* panel = g.panels + p * pairs * 8;
+        for (int64_t j = 0; j < 4; ++j) {
+          int32_t sum = 0;
+          for (int64_t k = 0; k < 2 * pairs; ++k) {
+            const int32_t a = g.a8 ? int32_t(g.a8[m * g.lda + k]) : int32_t(g.a[m * g.lda + k]);
+            sum += a * panel[(k / 2) * 8 + 2 * j + k % 2];
+          }
+          lanes[j] = sum;
+        }
+        store(m, 4 * p, lanes, std::min<int64_t>(4, g.N - 4 * p));
+      }
+  } else {
+#if defined(__wasm_simd128__) || defined(__SSE2__)
+    for (int64_t p = g.panel_first; p < end; p += 2) {
+      // an odd range end leaves one panel for the last tile
+      const int64_t n_limit = std::min(g.N, 4 * std::min(p + 2, end));
+      for (int64_t m = 0; m < g.M; m += 4) {
+        if (g.a8) panel_tile(g.a8, g.lda, g.M, n_limit, g.panels, pairs, m, p, Int8Pair{}, store);
+        else panel_tile(g.a, g.lda, g.M, n_limit, g.panels, pairs, m, p, PaddedPair{}, store);
+      }
     }
 #endif
   }

@@ -13,6 +13,15 @@
 // row, k in steps of 8.
 // dot_gemm_s16_reference is the plain loop it is tested against.
 //
+// dot_gemm_packed is the same tile loop on operands prepared ahead: A rows
+// padded to an even length with a zero, either int16 (weights widened once
+// at load: a pair is one 32-bit load) or int8 weights whose zero points are
+// 0, read in place (a pair is a 16-bit load sign-extended in the register:
+// wasm load16_splat + extend), and B already in panels (dot_panels.h). Each
+// 4x8 tile is requantized from registers into the output
+// (requantize.h: RequantizedOutput), no int32 array in between. A range of
+// panels [panel_first, panel_end) lets threads split the columns.
+//
 // C[m][n] is written at c[m * ldc_m + n * ldc_n]. Preconditions (checked by
 // callers): sizes >= 0, |A|, |B| <= 255 and K <= kMaxDotK, so no int32 sum
 // overflows; rows are contiguous along k. The packing buffer is
@@ -20,6 +29,8 @@
 #pragma once
 
 #include <cstdint>
+
+#include "kernels/int8/requantize.h"
 
 namespace pt2web {
 
@@ -36,6 +47,17 @@ struct DotGemmArgs {
 };
 
 void dot_gemm_s16(const DotGemmArgs& g);
+
+struct PackedDotArgs {
+  int64_t M = 0, N = 0, K = 0;
+  const int16_t* a = nullptr;  // M rows of K values (+ a zero when K is odd)
+  const int8_t* a8 = nullptr;  // or int8 rows (weights with zero points 0), read instead of `a` when set
+  int64_t lda = 0;             // even
+  const int16_t* panels = nullptr;  // B (N rows of K values) packed by dot_panels.h
+  int64_t panel_first = 0, panel_end = -1;  // -1: to the last panel
+};
+
+void dot_gemm_packed(const PackedDotArgs& g, const RequantizedOutput& out);
 void dot_gemm_s16_reference(const DotGemmArgs& g);
 
 }  // namespace pt2web

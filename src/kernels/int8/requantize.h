@@ -5,12 +5,23 @@
 //   (relu, hardtanh), then either kept as float32 or quantized:
 //   q = clamp(round(y * (1 / y_scale)) + y_zero_point, qmin, qmax)
 // with round-half-to-even, as quantized_decomposed.quantize_per_tensor.
-// Plain loops (one pass over the output, memory-bound). Never allocates.
+// Plain loops. Never allocates.
+// RequantizedOutput is where a product kernel's tiles go: each tile row is
+// requantized from registers straight into the output (store_requantized),
+// so no int32 accumulator array is written to memory.
 #pragma once
 
 #include <cstdint>
 
 namespace pt2web {
+
+// Round half to even of |v| < 2^22 without a library call (std::nearbyint is
+// one natively unless SSE4.1 is enabled): adding and subtracting 1.5 * 2^23
+// leaves the float's integer part, rounded in the default mode.
+inline float round_half_even(float v) {
+  constexpr float kMagic = 12582912.0f;
+  return (v + kMagic) - kMagic;
+}
 
 struct Requantization {
   const float* multiplier = nullptr;  // x_scale * w_scale[n], per output channel
@@ -28,5 +39,19 @@ void requantize_u8(const int32_t* acc, int64_t count, int64_t n, const Requantiz
                    int64_t out_stride);
 void requantize_f32(const int32_t* acc, int64_t count, int64_t n, const Requantization& r, float* out,
                     int64_t out_stride);
+
+enum class QuantizedOutputKind { Int8, UInt8, Float32 };
+
+// Element (m, n) of a product lands at data[m * ld_m + n * ld_n] (in elements
+// of `kind`), requantized with output channel channel0 + m's parameters.
+struct RequantizedOutput {
+  const Requantization* requant = nullptr;
+  QuantizedOutputKind kind = QuantizedOutputKind::Float32;
+  void* data = nullptr;
+  int64_t ld_m = 0, ld_n = 1, channel0 = 0;
+};
+
+// acc[0..count) are the sums of (m, n), (m, n + 1), ...
+void store_requantized(const RequantizedOutput& o, int64_t m, int64_t n, const int32_t* acc, int64_t count);
 
 }  // namespace pt2web

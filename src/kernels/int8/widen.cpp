@@ -4,12 +4,14 @@ namespace pt2web {
 
 template <typename Q>
 void widen_rows(const Q* src, int64_t rows, int64_t cols, int64_t ld, const int32_t* zero_points, bool per_row,
-                int16_t* dst) {
+                int16_t* dst, int64_t dst_ld) {
+  if (dst_ld < 0) dst_ld = cols;
   for (int64_t r = 0; r < rows; ++r) {
     const int32_t zp = zero_points[per_row ? r : 0];
     const Q* s = src + r * ld;
-    int16_t* d = dst + r * cols;
+    int16_t* d = dst + r * dst_ld;
     for (int64_t c = 0; c < cols; ++c) d[c] = static_cast<int16_t>(int32_t(s[c]) - zp);
+    for (int64_t c = cols; c < dst_ld; ++c) d[c] = 0;
   }
 }
 
@@ -50,8 +52,9 @@ void im2col_s16(const Q* image, const ConvGeometry& g, int32_t zero_point, int16
     }
 }
 
-template void widen_rows<int8_t>(const int8_t*, int64_t, int64_t, int64_t, const int32_t*, bool, int16_t*);
-template void widen_rows<uint8_t>(const uint8_t*, int64_t, int64_t, int64_t, const int32_t*, bool, int16_t*);
+template void widen_rows<int8_t>(const int8_t*, int64_t, int64_t, int64_t, const int32_t*, bool, int16_t*, int64_t);
+template void widen_rows<uint8_t>(const uint8_t*, int64_t, int64_t, int64_t, const int32_t*, bool, int16_t*,
+                                  int64_t);
 template void widen_padded_plane<int8_t>(const int8_t*, int64_t, int64_t, int64_t, int64_t, int32_t, int16_t*);
 template void widen_padded_plane<uint8_t>(const uint8_t*, int64_t, int64_t, int64_t, int64_t, int32_t, int16_t*);
 template void im2col_s16<int8_t>(const int8_t*, const ConvGeometry&, int32_t, int16_t*);

@@ -3,7 +3,8 @@
 // float graph, the zero point in int8) reads as 0.
 //
 // widen_rows: rows of int8/uint8 values (row stride ld) minus one zero point
-// per row (weights: per output channel) or one for all.
+// per row (weights: per output channel) or one for all, written dst_ld apart
+// (cols when -1) with zeros from cols up to dst_ld.
 // widen_padded_plane: one channel with its zero border, for depthwise_s16.
 // im2col_s16: the patches of one image and group of a 2-d convolution as rows
 // [P = OH*OW, K = C*KH*KW] (k ordered c, kh, kw like the weight), zero outside
@@ -16,7 +17,7 @@ namespace pt2web {
 
 template <typename Q>
 void widen_rows(const Q* src, int64_t rows, int64_t cols, int64_t ld, const int32_t* zero_points, bool per_row,
-                int16_t* dst);
+                int16_t* dst, int64_t dst_ld = -1);
 
 struct ConvGeometry {
   int64_t channels = 0, height = 0, width = 0;  // of the input group

@@ -111,8 +111,9 @@ Tensor quantize_affine(const T* x, const Shape& sizes, GroupLayout layout, const
   visit_quant_dtype(dtype, [&](auto tag) {
     using Q = typename decltype(tag)::type;
     Q* q = out.data<Q>();
+    const bool one_group = layout.groups == 1;  // per tensor: no index arithmetic per element
     for (int64_t i = 0; i < n; ++i) {
-      const int64_t g = (i / layout.inner) % layout.groups;
+      const int64_t g = one_group ? 0 : (i / layout.inner) % layout.groups;
       T v = order == RoundOrder::BeforeZeroPoint ? std::nearbyint(x[i] * inv_scale[g]) + zero_point[g]
                                                  : std::nearbyint(x[i] * inv_scale[g] + zero_point[g]);
       v = v < lo ? lo : (v > hi ? hi : v);  // NaN stays NaN (and converts to 0)
@@ -131,8 +132,9 @@ Tensor dequantize_affine(const Tensor& q_in, GroupLayout layout, const ZeroPoint
   visit_quant_dtype(q.dtype(), [&](auto tag) {
     using Q = typename decltype(tag)::type;
     const Q* v = q.data<Q>();
+    const bool one_group = layout.groups == 1;
     for (int64_t i = 0; i < n; ++i) {
-      const int64_t g = (i / layout.inner) % layout.groups;
+      const int64_t g = one_group ? 0 : (i / layout.inner) % layout.groups;
       T shifted;
       if (!zp.present) shifted = static_cast<T>(v[i]);
       else if (zp.floating) shifted = static_cast<T>(v[i]) - static_cast<T>(zp.reals[g]);

@@ -3,7 +3,8 @@
 #include <limits>
 
 #include "kernels/int8/dot_gemm_s16.h"
-#include "kernels/int8/widen.h"
+#include "kernels/int8/dot_panels.h"
+#include "kernels/parallel/thread_pool.h"
 #include "util/error.h"
 
 namespace pt2web::quantized {
@@ -74,39 +75,38 @@ void read_product_quantization(const OpCall& c, size_t first, int64_t out_channe
   }
 }
 
-void store_outputs(const int32_t* acc, int64_t count, int64_t n, const ProductQuantization& q, Tensor& out,
-                   int64_t at, int64_t stride) {
+RequantizedOutput output_sink(const ProductQuantization& q, Tensor& out, int64_t at, int64_t ld_m, int64_t ld_n,
+                              int64_t channel0) {
+  RequantizedOutput o;
+  o.requant = &q.requant;
+  o.ld_m = ld_m;
+  o.ld_n = ld_n;
+  o.channel0 = channel0;
   switch (out.dtype()) {
-    case DType::Int8: requantize_s8(acc, count, n, q.requant, out.data<int8_t>() + at, stride); break;
-    case DType::UInt8: requantize_u8(acc, count, n, q.requant, out.data<uint8_t>() + at, stride); break;
-    default: requantize_f32(acc, count, n, q.requant, out.data<float>() + at, stride); break;
+    case DType::Int8: o.kind = QuantizedOutputKind::Int8, o.data = out.data<int8_t>() + at; break;
+    case DType::UInt8: o.kind = QuantizedOutputKind::UInt8, o.data = out.data<uint8_t>() + at; break;
+    default: o.kind = QuantizedOutputKind::Float32, o.data = out.data<float>() + at; break;
   }
+  return o;
 }
 
-void dot_rows(int64_t M, int64_t N, int64_t K, const int16_t* a, const int16_t* b, int32_t* c) {
-  DotGemmArgs g;
+void packed_product(int64_t M, int64_t N, int64_t K, const WidenedWeight& w, int64_t first_row,
+                    const int16_t* panels, const RequantizedOutput& sink) {
+  PackedDotArgs g;
   g.M = M;
   g.N = N;
   g.K = K;
-  g.a = a;
-  g.lda = K;
-  g.b = b;
-  g.ldb = K;
-  g.c = c;
-  g.ldc_m = N;
-  g.ldc_n = 1;
-  dot_gemm_s16(g);
-}
-
-Tensor widened_rows(const Tensor& values, int64_t rows, int64_t cols, const std::vector<int32_t>& zero_points) {
-  Tensor v = values.contiguous();
-  Tensor out = Tensor::uninitialized(DType::Int16, {rows, cols});
-  const bool per_row = zero_points.size() > 1;
-  if (v.dtype() == DType::Int8)
-    widen_rows(v.data<int8_t>(), rows, cols, cols, zero_points.data(), per_row, out.data<int16_t>());
-  else
-    widen_rows(v.data<uint8_t>(), rows, cols, cols, zero_points.data(), per_row, out.data<int16_t>());
-  return out;
+  if (w.int8) g.a8 = w.rows.data<int8_t>() + first_row * w.ld;
+  else g.a = w.rows.data<int16_t>() + first_row * w.ld;
+  g.lda = w.ld;
+  g.panels = panels;
+  // Whole tiles (two panels) per part; each part's work is M * K per column.
+  parallel::parallel_for(panel_count(N), 2, parallel::min_items_for(4 * M * K), [&](int64_t begin, int64_t end) {
+    PackedDotArgs part = g;
+    part.panel_first = begin;
+    part.panel_end = end;
+    dot_gemm_packed(part, sink);
+  });
 }
 
 }  // namespace pt2web::quantized

@@ -18,6 +18,7 @@
 
 #include "kernels/int8/requantize.h"
 #include "ops/op_call.h"
+#include "ops/quantized/widened_weights.h"
 
 namespace pt2web::quantized {
 
@@ -41,17 +42,15 @@ void check_zero_points(const OpCall& c, const ProductQuantization& q, DType inpu
 // Checks that a quantized operand holds int8 or uint8 values.
 void check_int8_operand(const OpCall& c, const Tensor& t, const char* what);
 
-// Writes `count` accumulators of channel n into `out` (of q.output_dtype) at
-// element offset `at`, `stride` apart.
-void store_outputs(const int32_t* acc, int64_t count, int64_t n, const ProductQuantization& q, Tensor& out,
-                   int64_t at, int64_t stride);
+// Where results of q.output_dtype land in `out`: element (m, n) of the
+// product at out[at + m * ld_m + n * ld_n], with output channel channel0 + m.
+RequantizedOutput output_sink(const ProductQuantization& q, Tensor& out, int64_t at, int64_t ld_m, int64_t ld_n,
+                              int64_t channel0);
 
-// C[m][n] = sum_k A[m][k] * B[n][k] over int16 rows of K values, C row-major
-// [M, N] (kernels/int8/dot_gemm_s16).
-void dot_rows(int64_t M, int64_t N, int64_t K, const int16_t* a, const int16_t* b, int32_t* c);
-
-// The widened (zero point subtracted) int16 rows of an int8/uint8 tensor
-// with rows of `cols` values; zero_points has one value per row or one.
-Tensor widened_rows(const Tensor& values, int64_t rows, int64_t cols, const std::vector<int32_t>& zero_points);
+// The product of M weight rows (widened rows from row `first_row` on) with
+// the N x K operand packed in `panels` (kernels/int8/dot_panels.h), each
+// tile requantized into `sink`; split over threads by panels.
+void packed_product(int64_t M, int64_t N, int64_t K, const WidenedWeight& w, int64_t first_row,
+                    const int16_t* panels, const RequantizedOutput& sink);
 
 }  // namespace pt2web::quantized

@@ -17,5 +17,6 @@ void register_choose_qparams_ops(OpTable& table);  // choose_qparams.cpp
 // which runtime/quantized_fusion.h puts in the plan (graphs never name them).
 void register_quantized_linear_ops(OpTable& table);  // quantized_linear.cpp
 void register_quantized_conv_ops(OpTable& table);    // quantized_conv.cpp
+void register_quantized_add_ops(OpTable& table);     // quantized_add.cpp
 
 }  // namespace pt2web::quantized

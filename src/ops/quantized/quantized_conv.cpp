@@ -1,12 +1,18 @@
 // pt2web::quantized_conv2d: a 2-d convolution on int8 values (product.h).
-// Per image and group: depthwise groups (one input and one output channel)
-// run kernels/int8/depthwise_s16 on the widened plane with its zero border; the others gather
-// int16 patch rows (im2col_s16, zero outside the input) and form the int32
-// sums with dot_gemm_s16 against the widened weight rows, output channel by
-// output channel. Weights are widened once per call; nothing is kept.
+// Depthwise groups (one input and one output channel) run
+// kernels/int8/depthwise_s16 on the widened plane with its zero border, a
+// plane per task. The others pack their patches into the panels of
+// kernels/int8/dot_panels.h (1x1 convolutions straight from the input
+// planes, others through int16 im2col rows) and multiply them with the
+// widened weight rows (widened_weights.h: kept between runs for a fixed
+// weight), requantizing each tile into the output.
+#include <vector>
+
 #include "kernels/int8/depthwise_s16.h"
 #include "kernels/int8/dot_gemm_s16.h"
+#include "kernels/int8/dot_panels.h"
 #include "kernels/int8/widen.h"
+#include "kernels/parallel/thread_pool.h"
 #include "ops/quantized/product.h"
 #include "ops/quantized/quantized.h"
 #include "ops/views.h"
@@ -22,30 +28,51 @@ int64_t pick(const std::vector<int64_t>& v, size_t i, const OpCall& c, const cha
   return v[i];
 }
 
+// Depthwise: one input and one output channel per group, a plane at a time.
 template <typename Q>
-void run_groups(OpCall& c, const Tensor& x, const Tensor& w16, int64_t groups, ConvGeometry g,
-                const ProductQuantization& q, Tensor& out) {
-  const int64_t batch = x.size(0), channels = x.size(1), out_channels = w16.size(0);
-  const int64_t oc_per_group = out_channels / groups, K = w16.size(1);
-  const int64_t P = g.out_h * g.out_w, plane = g.height * g.width;
-  const bool depthwise = g.channels == 1 && oc_per_group == 1;
-  Tensor acc = Tensor::uninitialized(DType::Int32, {depthwise ? P : oc_per_group * P});
+void run_depthwise(const Tensor& x, const WidenedWeight& w, const ConvGeometry& g, const ProductQuantization& q,
+                   Tensor& out) {
+  const int64_t channels = x.size(1), P = g.out_h * g.out_w, plane = g.height * g.width;
   const int64_t padded_plane = (g.height + 2 * g.pad_h) * (g.width + 2 * g.pad_w);
-  Tensor rows = Tensor::uninitialized(DType::Int16, {depthwise ? padded_plane : P * K});
+  const Q* image = x.data<Q>();
+  parallel::for_each_index(x.size(0) * channels, P * g.kernel_h * g.kernel_w, [&](int64_t i) {
+    thread_local std::vector<int16_t> padded;
+    thread_local std::vector<int32_t> acc;
+    padded.resize(static_cast<size_t>(padded_plane));
+    acc.resize(static_cast<size_t>(P));
+    const int64_t c = i % channels;
+    widen_padded_plane(image + i * plane, g.height, g.width, g.pad_h, g.pad_w, q.input_zero_point, padded.data());
+    depthwise_s16(padded.data(), w.rows.data<int16_t>() + c * w.ld, g, acc.data());
+    store_requantized(output_sink(q, out, i * P, 0, 1, c), 0, 0, acc.data(), P);
+  });
+}
+
+// The others: per image and group, the patches packed into panels (a 1x1
+// convolution with stride 1 and no padding reads its input planes as they
+// are) and multiplied with the group's weight rows.
+template <typename Q>
+void run_groups(const Tensor& x, const WidenedWeight& w, int64_t out_channels, int64_t groups,
+                const ConvGeometry& g, const ProductQuantization& q, Tensor& out) {
+  const int64_t batch = x.size(0), channels = x.size(1), oc_per_group = out_channels / groups;
+  const int64_t K = g.channels * g.kernel_h * g.kernel_w, P = g.out_h * g.out_w, plane = g.height * g.width;
+  if (g.channels == 1 && oc_per_group == 1) return run_depthwise<Q>(x, w, g, q, out);
+  const bool pointwise = g.kernel_h == 1 && g.kernel_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
+                         g.pad_h == 0 && g.pad_w == 0;
+  Tensor panels = Tensor::uninitialized(DType::Int16, {panel_values(P, K)});
+  Tensor rows = pointwise ? Tensor() : Tensor::uninitialized(DType::Int16, {P * K});
   const Q* image = x.data<Q>();
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t gi = 0; gi < groups; ++gi) {
       const Q* group_in = image + (b * channels + gi * g.channels) * plane;
       const int64_t first_oc = gi * oc_per_group;
-      if (depthwise) {
-        widen_padded_plane(group_in, g.height, g.width, g.pad_h, g.pad_w, q.input_zero_point, rows.data<int16_t>());
-        depthwise_s16(rows.data<int16_t>(), w16.data<int16_t>() + first_oc * K, g, acc.data<int32_t>());
+      if (pointwise) {
+        pack_panels_from_columns(group_in, P, K, P, q.input_zero_point, panels.data<int16_t>());
       } else {
         im2col_s16(group_in, g, q.input_zero_point, rows.data<int16_t>());
-        dot_rows(oc_per_group, P, K, w16.data<int16_t>() + first_oc * K, rows.data<int16_t>(), acc.data<int32_t>());
+        pack_panels_from_s16_rows(rows.data<int16_t>(), P, K, K, panels.data<int16_t>());
       }
-      for (int64_t o = 0; o < oc_per_group; ++o)
-        store_outputs(acc.data<int32_t>() + o * P, P, first_oc + o, q, out, (b * out_channels + first_oc + o) * P, 1);
+      packed_product(oc_per_group, P, K, w, first_oc, panels.data<int16_t>(),
+                     output_sink(q, out, (b * out_channels + first_oc) * P, P, 1, first_oc));
     }
 }
 
@@ -89,9 +116,11 @@ void quantized_conv2d_op(OpCall& c) {
   read_product_quantization(c, 6, out_channels, q);
   check_zero_points(c, q, x.dtype(), w.dtype());
   Tensor out = Tensor::uninitialized(q.output_dtype, {x.size(0), out_channels, g.out_h, g.out_w});
-  Tensor w16 = widened_rows(w, out_channels, K, q.weight_zero_points);
-  if (x.dtype() == DType::Int8) run_groups<int8_t>(c, x, w16, groups, g, q, out);
-  else run_groups<uint8_t>(c, x, w16, groups, g, q, out);
+  // the depthwise kernel reads int16 weights
+  const bool depthwise = g.channels == 1 && out_channels == groups;
+  const WidenedWeight rows = widened_weight(w, out_channels, K, q.weight_zero_points, c.bool_arg(18), !depthwise);
+  if (x.dtype() == DType::Int8) run_groups<int8_t>(x, rows, out_channels, groups, g, q, out);
+  else run_groups<uint8_t>(x, rows, out_channels, groups, g, q, out);
   c.push(unbatched ? squeeze_view(out, {0}) : out);
 }
 
@@ -101,7 +130,8 @@ void register_quantized_conv_ops(OpTable& t) {
   t.add("pt2web::quantized_conv2d(Tensor input, Tensor weight, SymInt[] stride, SymInt[] padding, "
         "SymInt[] dilation, SymInt groups, Tensor input_scale, Tensor input_zero_point, Tensor weight_scales, "
         "Tensor? weight_zero_points, Tensor? bias, float? clamp_min, float? clamp_max, Tensor? output_scale, "
-        "Tensor? output_zero_point, int output_quant_min, int output_quant_max, ScalarType? output_dtype) -> Tensor",
+        "Tensor? output_zero_point, int output_quant_min, int output_quant_max, ScalarType? output_dtype, "
+        "bool weight_fixed=False) -> Tensor",
         quantized_conv2d_op);
 }
 

@@ -1,11 +1,12 @@
 // pt2web::quantized_linear: a linear layer on int8 values (product.h),
 //   y[..., n] = requant(sum_k (x[..., k] - x_zp) * (w[n, k] - w_zp[n]))
-// One product over all leading dims: the weight rows are widened to int16
-// once per call (the int8 weight itself is read in place, never copied for
-// good), the activation rows once, and kernels/int8/dot_gemm_s16 forms the
-// int32 sums, output channel by output channel so the epilogue reads one
-// scale per run.
+// One product over all leading dims: the weight rows widened to int16
+// (widened_weights.h: kept between runs for a fixed weight), the activation
+// rows packed into panels (kernels/int8/dot_panels.h) per call, and
+// kernels/int8/dot_gemm_s16's packed product requantizing each tile into
+// the output.
 #include "kernels/int8/dot_gemm_s16.h"
+#include "kernels/int8/dot_panels.h"
 #include "ops/quantized/product.h"
 #include "ops/quantized/quantized.h"
 #include "util/error.h"
@@ -31,11 +32,15 @@ void quantized_linear_op(OpCall& c) {
   Shape out_shape = x.sizes();
   out_shape.back() = N;
   Tensor out = Tensor::uninitialized(q.output_dtype, out_shape);
-  Tensor a = widened_rows(w, N, K, q.weight_zero_points);
-  Tensor b = widened_rows(x, M, K, {q.input_zero_point});
-  Tensor acc = Tensor::uninitialized(DType::Int32, {N, M});
-  dot_rows(N, M, K, a.data<int16_t>(), b.data<int16_t>(), acc.data<int32_t>());
-  for (int64_t n = 0; n < N; ++n) store_outputs(acc.data<int32_t>() + n * M, M, n, q, out, n, N);
+  const WidenedWeight a = widened_weight(w, N, K, q.weight_zero_points, c.bool_arg(14));
+  const Tensor rows = x.contiguous();
+  Tensor panels = Tensor::uninitialized(DType::Int16, {panel_values(M, K)});
+  if (rows.dtype() == DType::Int8)
+    pack_panels_from_rows(rows.data<int8_t>(), M, K, K, q.input_zero_point, panels.data<int16_t>());
+  else
+    pack_panels_from_rows(rows.data<uint8_t>(), M, K, K, q.input_zero_point, panels.data<int16_t>());
+  // Product row n (output feature), column m (input row) -> out[m][n].
+  packed_product(N, M, K, a, 0, panels.data<int16_t>(), output_sink(q, out, 0, 1, N, 0));
   c.push(out);
 }
 
@@ -45,7 +50,7 @@ void register_quantized_linear_ops(OpTable& t) {
   t.add("pt2web::quantized_linear(Tensor input, Tensor weight, Tensor input_scale, Tensor input_zero_point, "
         "Tensor weight_scales, Tensor? weight_zero_points, Tensor? bias, float? clamp_min, float? clamp_max, "
         "Tensor? output_scale, Tensor? output_zero_point, int output_quant_min, int output_quant_max, "
-        "ScalarType? output_dtype) -> Tensor",
+        "ScalarType? output_dtype, bool weight_fixed=False) -> Tensor",
         quantized_linear_op);
 }
 

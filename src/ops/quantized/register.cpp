@@ -10,6 +10,7 @@ void register_quantized_ops(OpTable& table) {
   quantized::register_choose_qparams_ops(table);
   quantized::register_quantized_linear_ops(table);
   quantized::register_quantized_conv_ops(table);
+  quantized::register_quantized_add_ops(table);
 }
 
 }  // namespace pt2web

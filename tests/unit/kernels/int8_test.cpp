@@ -1,8 +1,9 @@
 // Integer kernels of the quantized operators: dot_gemm_s16 (SIMD128 / SSE2)
 // against its plain-loop reference on sizes around every tile and vector
 // tail, including the extreme values whose sums must not overflow; the
-// depthwise convolution on its zero-bordered plane against the definition
-// computed on the int8 plane directly.
+// depthwise convolution (3x3 fast path and plain loops) on its
+// zero-bordered plane against the definition computed on the int8 plane
+// directly.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -66,7 +67,7 @@ TEST_CASE("dot_gemm_s16 sums the largest products without overflow", "[kernels][
 TEST_CASE("depthwise_s16 on the padded plane matches the direct definition", "[kernels][int8]") {
   std::mt19937 rng(11);
   std::uniform_int_distribution<int> value(-128, 127);
-  for (int64_t size : {1, 4, 5, 8, 13})
+  for (int64_t size : {1, 4, 5, 8, 13, 30})
     for (int64_t stride : {1, 2})
       for (int64_t pad : {0, 1, 2})
         for (int64_t dilation : {1, 2}) {
@@ -90,6 +91,9 @@ TEST_CASE("depthwise_s16 on the padded plane matches the direct definition", "[k
           widen_padded_plane(plane.data(), g.height, g.width, pad, pad, zero_point, padded.data());
           std::vector<int32_t> got(g.out_h * g.out_w);
           depthwise_s16(padded.data(), weights.data(), g, got.data());
+          std::vector<int32_t> reference(g.out_h * g.out_w);
+          depthwise_s16_reference(padded.data(), weights.data(), g, reference.data());
+          CHECK(got == reference);
           for (int64_t oh = 0; oh < g.out_h; ++oh)
             for (int64_t ow = 0; ow < g.out_w; ++ow) {
               int32_t want = 0;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <set>
 #include <string>
 
 #include "cases.h"
@@ -48,6 +49,9 @@ TEST_CASE("PT2E convolutions and linear layers run as integer nodes", "[fusion][
     CHECK(mobilenet["quantized_decomposed::dequantize_per_channel.default"] == 0);
     CHECK(mobilenet["aten::convolution.default"] + mobilenet["aten::conv2d.default"] == 0);
     CHECK(mobilenet["aten::hardtanh.default"] + mobilenet["aten::hardtanh_.default"] == 0);
+    // the ten residual adds: dequantize, dequantize, add, quantize -> one integer node
+    CHECK(mobilenet["pt2web::quantized_add.default"] == 10);
+    CHECK(mobilenet["aten::add.Tensor"] == 0);
     auto digits = plan_op_counts("q_digits_cnn", core);
     CHECK(digits["pt2web::quantized_conv2d.default"] == 2);
     CHECK(digits["pt2web::quantized_linear.default"] == 1);
@@ -57,6 +61,31 @@ TEST_CASE("PT2E convolutions and linear layers run as integer nodes", "[fusion][
   auto encoder = plan_op_counts("q_encoder_small_dyn", false);
   CHECK(encoder["aten::linear.default"] == 0);
   CHECK(encoder["pt2web::quantized_linear.default"] > 0);
+}
+
+TEST_CASE("products whose int8 weight is a fixed input are marked weight_fixed", "[fusion][int8]") {
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(model_path("q_mobilenet_v2", false)));
+  ExportedProgram program = load_pt2(bytes, "q_mobilenet_v2");
+  // PT2E keeps the int8 weights as buffers (the session marks only parameters
+  // and constants fixed, since set_buffer may rewrite a buffer); here the
+  // plan is told they are fixed, to see the mark reach every product.
+  std::set<std::string> buffers;
+  for (const auto& spec : program.signature.input_specs)
+    if (spec.kind == InputKind::Buffer) buffers.insert(spec.arg.name);
+  REQUIRE(!buffers.empty());
+  for (bool mark : {false, true}) {
+    GraphPlan plan(program.graph, mark ? buffers : std::set<std::string>{});
+    int products = 0;
+    for (const PreparedNode& node : plan.nodes()) {
+      const std::string name = node.op->schema.qualified_name();
+      if (name != "pt2web::quantized_conv2d.default" && name != "pt2web::quantized_linear.default") continue;
+      ++products;
+      const ArgSource& flag = node.args.back();
+      REQUIRE(flag.kind == ArgSource::Kind::Constant);
+      CHECK(flag.constant.b == mark);
+    }
+    CHECK(products == 53);
+  }
 }
 
 TEST_CASE("unread float originals and int8 weights stay in the archive bytes", "[memory][int8]") {

@@ -1,0 +1,62 @@
+#include "kernels/int8/dot_panels.h"
+
+namespace pt2web {
+
+namespace {
+
+// Packs with value(n, k) for n < N, k < K; zeros elsewhere. Full panels and
+// pairs take the branch-free loop.
+template <typename Value>
+void pack(int64_t N, int64_t K, int16_t* panels, Value value) {
+  const int64_t pairs = panel_pairs(K), full_pairs = K / 2;
+  for (int64_t p = 0; p < panel_count(N); ++p) {
+    int16_t* out = panels + p * pairs * 8;
+    const int64_t n0 = 4 * p;
+    if (n0 + 4 <= N) {
+      for (int64_t kp = 0; kp < full_pairs; ++kp, out += 8)
+        for (int64_t j = 0; j < 4; ++j) {
+          out[2 * j] = value(n0 + j, 2 * kp);
+          out[2 * j + 1] = value(n0 + j, 2 * kp + 1);
+        }
+    } else {
+      for (int64_t kp = 0; kp < full_pairs; ++kp, out += 8)
+        for (int64_t j = 0; j < 4; ++j) {
+          const bool inside = n0 + j < N;
+          out[2 * j] = inside ? value(n0 + j, 2 * kp) : int16_t(0);
+          out[2 * j + 1] = inside ? value(n0 + j, 2 * kp + 1) : int16_t(0);
+        }
+    }
+    if (pairs > full_pairs) {  // odd K: the last pair's second value is zero
+      for (int64_t j = 0; j < 4; ++j) {
+        out[2 * j] = n0 + j < N ? value(n0 + j, K - 1) : int16_t(0);
+        out[2 * j + 1] = 0;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+template <typename Q>
+void pack_panels_from_rows(const Q* src, int64_t N, int64_t K, int64_t ld, int32_t zero_point, int16_t* panels) {
+  pack(N, K, panels,
+       [&](int64_t n, int64_t k) { return static_cast<int16_t>(int32_t(src[n * ld + k]) - zero_point); });
+}
+
+template <typename Q>
+void pack_panels_from_columns(const Q* src, int64_t N, int64_t K, int64_t ld, int32_t zero_point,
+                              int16_t* panels) {
+  pack(N, K, panels,
+       [&](int64_t n, int64_t k) { return static_cast<int16_t>(int32_t(src[k * ld + n]) - zero_point); });
+}
+
+void pack_panels_from_s16_rows(const int16_t* src, int64_t N, int64_t K, int64_t ld, int16_t* panels) {
+  pack(N, K, panels, [&](int64_t n, int64_t k) { return src[n * ld + k]; });
+}
+
+template void pack_panels_from_rows<int8_t>(const int8_t*, int64_t, int64_t, int64_t, int32_t, int16_t*);
+template void pack_panels_from_rows<uint8_t>(const uint8_t*, int64_t, int64_t, int64_t, int32_t, int16_t*);
+template void pack_panels_from_columns<int8_t>(const int8_t*, int64_t, int64_t, int64_t, int32_t, int16_t*);
+template void pack_panels_from_columns<uint8_t>(const uint8_t*, int64_t, int64_t, int64_t, int32_t, int16_t*);
+
+}  // namespace pt2web

@@ -1,0 +1,64 @@
+// pt2web::quantized_add: dequantize(a) + dequantize(b) -> quantize, the
+// residual add of PT2E programs, on the int8/uint8 values
+// (kernels/int8/quantized_add.h), which runtime/quantized_fusion.h puts in
+// place of the four nodes. Operands of different shapes broadcast as
+// aten::add does (expanded into contiguous copies first); the kernel splits
+// over threads.
+#include "kernels/int8/quantized_add.h"
+#include "kernels/parallel/thread_pool.h"
+#include "ops/quantized/quantized.h"
+#include "ops/views.h"
+#include "tensor/strided_loop.h"
+#include "util/error.h"
+
+namespace pt2web::quantized {
+
+namespace {
+
+template <typename Q>
+void add_values(const Tensor& a, const Tensor& b, const QuantizedAddParams& p, Tensor& out) {
+  const Q* x = a.data<Q>();
+  const Q* y = b.data<Q>();
+  Q* z = out.data<Q>();
+  parallel::parallel_for(out.numel(), 64, parallel::min_items_for(4), [&](int64_t begin, int64_t end) {
+    quantized_add(x + begin, y + begin, end - begin, p, z + begin);
+  });
+}
+
+// (a, b, a_scale, a_zero_point, b_scale, b_zero_point, out_scale, out_zero_point, quant_min, quant_max, dtype)
+void quantized_add_op(OpCall& c) {
+  const DType dtype = *c.optional_dtype(10);
+  if (dtype != DType::Int8 && dtype != DType::UInt8)
+    fail(ErrorCode::BadInput, c.where(), "dtype must be int8 or uint8, got ", dtype_name(dtype));
+  for (size_t i : {size_t(0), size_t(1)})
+    if (c.tensor(i).dtype() != dtype)
+      fail(ErrorCode::BadInput, c.where(), c.arg_name(i), " must hold ", dtype_name(dtype), " values, got ",
+           dtype_name(c.tensor(i).dtype()));
+  const Shape shape = broadcast_shapes(c.tensor(0).sizes(), c.tensor(1).sizes());
+  const Tensor a = expand_view(c.tensor(0), shape).contiguous();
+  const Tensor b = expand_view(c.tensor(1), shape).contiguous();
+  QuantizedAddParams p;
+  p.a_scale = static_cast<float>(c.double_arg(2));
+  p.a_zero_point = static_cast<float>(c.int_arg(3));
+  p.b_scale = static_cast<float>(c.double_arg(4));
+  p.b_zero_point = static_cast<float>(c.int_arg(5));
+  p.inv_out_scale = static_cast<float>(1.0 / c.double_arg(6));
+  p.out_zero_point = static_cast<float>(c.int_arg(7));
+  p.qmin = static_cast<float>(c.int_arg(8));
+  p.qmax = static_cast<float>(c.int_arg(9));
+  Tensor out = Tensor::uninitialized(dtype, shape);
+  if (dtype == DType::Int8) add_values<int8_t>(a, b, p, out);
+  else add_values<uint8_t>(a, b, p, out);
+  c.push(out);
+}
+
+}  // namespace
+
+void register_quantized_add_ops(OpTable& t) {
+  t.add("pt2web::quantized_add(Tensor a, Tensor b, float a_scale, int a_zero_point, float b_scale, "
+        "int b_zero_point, float out_scale, int out_zero_point, int quant_min, int quant_max, ScalarType dtype) "
+        "-> Tensor",
+        quantized_add_op);
+}
+
+}  // namespace pt2web::quantized
