@@ -29,7 +29,7 @@ void shift_op(OpCall& c) {
     int64_t size = x.size(d);
     shifts.push_back(Inverse ? (size + 1) / 2 : size / 2);
   }
-  c.push(run_op1("aten::roll", {arg(x), arg(shifts), arg(dims)}));
+  c.push(run_op1("aten::roll.default", {arg(x), arg(shifts), arg(dims)}));
 }
 
 // k / (n * d) for k = 0, 1, ..., then (fftfreq) the negative frequencies;

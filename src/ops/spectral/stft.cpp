@@ -99,7 +99,7 @@ void stft_center_op(OpCall& c) {
     Shape extended = input.sizes();
     while (extended.size() < 3) extended.insert(extended.begin(), 1);
     const int64_t extra = static_cast<int64_t>(extended.size()) - input.dim();
-    Tensor padded = run_op1("aten::pad", {arg(reshape(input, extended)), arg(std::vector<int64_t>{n_fft / 2, n_fft / 2}),
+    Tensor padded = run_op1("aten::pad.default", {arg(reshape(input, extended)), arg(std::vector<int64_t>{n_fft / 2, n_fft / 2}),
                                           Value::from_string(c.string_arg(6))});
     Shape back(padded.sizes().begin() + extra, padded.sizes().end());
     input = reshape(padded, back);
