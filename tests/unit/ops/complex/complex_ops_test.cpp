@@ -117,3 +117,12 @@ TEST_CASE("casts take the real part and generic ops move complex elements", "[co
   check_complex(call1("aten::clone", {tv(call1("aten::select.int", {tv(grid), iv(1), iv(1)}))}), c64, {2},
                 {2, 2, 4, 4});
 }
+
+TEST_CASE("sum and mean of complex tensors reduce both parts", "[complex]") {
+  Tensor grid = make_complex(c64, {2, 2}, {1, 1, 2, 2, 3, 3, 4, 4});
+  check_complex(call1("aten::sum", {tv(z5())}), c64, {}, {3.75, 0.75});
+  check_complex(call1("aten::sum.dim_IntList", {tv(grid), ints({0})}), c64, {2}, {4, 4, 6, 6});
+  check_complex(call1("aten::mean.dim", {tv(grid), ints({-1}), bv(true)}), c64, {2, 1}, {1.5, 1.5, 3.5, 3.5});
+  check_complex(call1("aten::mean", {tv(z5())}), c64, {}, {0.75, 0.15});
+  CHECK(error_code_of("aten::nansum", {tv(grid)}) == ErrorCode::BadInput);
+}
