@@ -1,5 +1,6 @@
 #include "kernels/fft/fft.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "util/error.h"
@@ -11,6 +12,26 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 bool is_power_of_two(int64_t n) { return (n & (n - 1)) == 0; }
+
+constexpr int64_t kLargestRadix = 13;
+
+// n's factors for the mixed-radix transform (4s first, then primes
+// ascending), or empty when a prime factor exceeds kLargestRadix.
+std::vector<int64_t> small_factors(int64_t n) {
+  std::vector<int64_t> factors;
+  while (n % 4 == 0) {
+    factors.push_back(4);
+    n /= 4;
+  }
+  for (int64_t p = 2; p <= kLargestRadix && n > 1; ++p) {
+    while (n % p == 0) {
+      factors.push_back(p);
+      n /= p;
+    }
+  }
+  if (n > 1) factors.clear();
+  return factors;
+}
 
 // e^(sign * 2*pi*i * num/den), with num reduced modulo den first so large
 // products keep their precision.
@@ -37,6 +58,13 @@ FftPlan::FftPlan(int64_t n) : n_(n) {
     }
     return;
   }
+  factors_ = small_factors(n);
+  if (!factors_.empty()) {
+    twiddles_.resize(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) twiddles_[k] = unit_root(k, n, -1.0);
+    scratch_.resize(static_cast<size_t>(n));
+    return;
+  }
   int64_t m = 1;
   while (m < 2 * n - 1) m <<= 1;
   inner_.emplace_back(m);
@@ -54,8 +82,42 @@ void FftPlan::run(cdouble* data, bool inverse) const {
   if (n_ == 1) return;
   if (is_power_of_two(n_))
     run_power_of_two(data, inverse);
+  else if (!factors_.empty())
+    run_mixed_radix(data, inverse);
   else
     run_bluestein(data, inverse);
+}
+
+void FftPlan::run_mixed_radix(cdouble* data, bool inverse) const {
+  std::copy(data, data + n_, scratch_.begin());
+  mixed_radix_step(scratch_.data(), 1, data, n_, 0, inverse);
+}
+
+// Decimation in time: the length-n transform of in[0], in[stride], ... into
+// out[0 .. n) from p transforms of length m = n/p (p = factors_[level]) of
+// the interleaved subsequences, combined by p-point butterflies.
+void FftPlan::mixed_radix_step(const cdouble* in, int64_t stride, cdouble* out, int64_t n, size_t level,
+                               bool inverse) const {
+  if (n == 1) {
+    out[0] = in[0];
+    return;
+  }
+  const int64_t p = factors_[level], m = n / p;
+  for (int64_t q = 0; q < p; ++q) mixed_radix_step(in + q * stride, stride * p, out + q * m, m, level + 1, inverse);
+  auto root = [&](int64_t index) {
+    const cdouble w = twiddles_[index % n_];
+    return inverse ? std::conj(w) : w;
+  };
+  const int64_t n_step = n_ / n, p_step = n_ / p;
+  cdouble t[kLargestRadix];
+  for (int64_t k = 0; k < m; ++k) {
+    for (int64_t q = 0; q < p; ++q) t[q] = out[q * m + k] * root(q * k * n_step);
+    for (int64_t s = 0; s < p; ++s) {
+      cdouble sum = t[0];
+      for (int64_t q = 1; q < p; ++q) sum += t[q] * root(q * s * p_step);
+      out[k + m * s] = sum;
+    }
+  }
 }
 
 void FftPlan::run_power_of_two(cdouble* data, bool inverse) const {

@@ -1,10 +1,11 @@
 // Discrete Fourier transforms of any length on complex<double> values.
 //
 // FftPlan(n) precomputes what a length-n transform needs: an iterative
-// radix-2 transform when n is a power of two, otherwise Bluestein's chirp-z
-// algorithm (the length-n DFT as a circular convolution, done with a radix-2
-// transform of the next power of two >= 2n-1), so every length costs
-// O(n log n). Transforms are unnormalized: forward uses e^(-2*pi*i*jk/n),
+// radix-2 transform when n is a power of two; a recursive mixed-radix
+// Cooley-Tukey transform when every prime factor of n is at most 13 (400 =
+// 4*4*5*5, the usual audio frame); otherwise Bluestein's chirp-z algorithm
+// (the length-n DFT as a circular convolution, done with a radix-2 transform
+// of the next power of two >= 2n-1), so every length costs O(n log n). Transforms are unnormalized: forward uses e^(-2*pi*i*jk/n),
 // inverse e^(+2*pi*i*jk/n). float inputs are computed in double by the
 // callers and rounded once at the end.
 //
@@ -30,10 +31,13 @@ class FftPlan {
 
  private:
   void run_power_of_two(cdouble* data, bool inverse) const;
+  void run_mixed_radix(cdouble* data, bool inverse) const;
+  void mixed_radix_step(const cdouble* in, int64_t stride, cdouble* out, int64_t n, size_t level, bool inverse) const;
   void run_bluestein(cdouble* data, bool inverse) const;
 
   int64_t n_ = 0;
-  std::vector<cdouble> twiddles_;      // power of two: e^(-2*pi*i*k/n), k < n/2
+  std::vector<cdouble> twiddles_;      // e^(-2*pi*i*k/n): k < n/2 (power of two), k < n (mixed radix)
+  std::vector<int64_t> factors_;       // mixed radix: n's factors, 4s first, then primes ascending
   std::vector<int64_t> bit_reverse_;   // power of two: the input permutation
   std::vector<cdouble> chirp_;         // Bluestein: e^(-pi*i*k^2/n), k < n
   std::vector<cdouble> kernel_fft_;    // Bluestein: transform of the conjugate chirp

@@ -1,7 +1,7 @@
 // FftPlan (kernels/fft) against the plain O(n^2) DFT for every length up to
-// 70 (powers of two, small primes, composites: both the radix-2 and the
-// Bluestein paths) and a few long ones, both directions; and against
-// torch.fft.fft's values for one length.
+// 70 (powers of two, composites of primes up to 13, larger primes: the
+// radix-2, mixed-radix and Bluestein paths) and a few long ones, both
+// directions; and against torch.fft.fft's values for one length.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -30,7 +30,7 @@ double max_error(const std::vector<cdouble>& a, const std::vector<cdouble>& b) {
 TEST_CASE("FftPlan matches the direct DFT for every length", "[fft]") {
   std::vector<int64_t> lengths;
   for (int64_t n = 1; n <= 70; ++n) lengths.push_back(n);
-  for (int64_t n : {97, 128, 250, 401, 512, 1000}) lengths.push_back(n);
+  for (int64_t n : {97, 128, 250, 400, 401, 441, 512, 1000, 1013}) lengths.push_back(n);
   for (int64_t n : lengths) {
     FftPlan plan(n);
     for (bool inverse : {false, true}) {
