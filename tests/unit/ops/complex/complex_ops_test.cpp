@@ -116,6 +116,13 @@ TEST_CASE("casts take the real part and generic ops move complex elements", "[co
   check_complex(call1("aten::permute", {tv(grid), ints({1, 0})}).contiguous(), c64, {2, 2}, {1, 1, 3, 3, 2, 2, 4, 4});
   check_complex(call1("aten::clone", {tv(call1("aten::select.int", {tv(grid), iv(1), iv(1)}))}), c64, {2},
                 {2, 2, 4, 4});
+  Tensor rows = make_i64({3}, {1, 0, 1});
+  check_complex(call1("aten::index_select", {tv(grid), iv(0), tv(rows)}), c64, {3, 2}, {3, 3, 4, 4, 1, 1, 2, 2, 3, 3, 4, 4});
+  check_complex(call1("aten::index.Tensor", {tv(grid), optional_tl({rows})}), c64, {3, 2},
+                {3, 3, 4, 4, 1, 1, 2, 2, 3, 3, 4, 4});
+  check_complex(call1("aten::flip", {tv(zz), ints({0})}), c64, {2}, {-2, 3, 1.0, 0.5});
+  check_complex(call1("aten::stack", {tl({zz, zz}), iv(1)}), c64, {2, 2}, {1.0, 0.5, 1.0, 0.5, -2, 3, -2, 3});
+  check_complex(call1("aten::expand", {tv(zz), ints({2, 2})}).contiguous(), c64, {2, 2}, {1.0, 0.5, -2, 3, 1.0, 0.5, -2, 3});
 }
 
 TEST_CASE("sum and mean of complex tensors reduce both parts", "[complex]") {
