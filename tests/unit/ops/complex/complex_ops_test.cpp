@@ -133,3 +133,12 @@ TEST_CASE("sum and mean of complex tensors reduce both parts", "[complex]") {
   check_complex(call1("aten::mean", {tv(z5())}), c64, {}, {0.75, 0.15});
   CHECK(error_code_of("aten::nansum", {tv(grid)}) == ErrorCode::BadInput);
 }
+
+TEST_CASE("factories and fills make complex tensors from real numbers", "[complex]") {
+  check_complex(call1("aten::full_like", {tv(z5()), dv(2.5)}), c64, {5}, {2.5, 0, 2.5, 0, 2.5, 0, 2.5, 0, 2.5, 0});
+  check_complex(call1("aten::ones", {ints({2}), dt(DType::Complex128)}), DType::Complex128, {2}, {1, 0, 1, 0});
+  check_complex(call1("aten::zeros_like", {tv(z5())}), c64, {5}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  Tensor z = z5().clone();
+  call1("aten::fill_.Scalar", {tv(z), iv(3)});
+  check_complex(z, c64, {5}, {3, 0, 3, 0, 3, 0, 3, 0, 3, 0});
+}
