@@ -16,6 +16,8 @@ void register_all_op_folders(OpTable& table) {
   register_linalg_ops(table);
   register_control_flow_ops(table);
   register_quantized_ops(table);
+  register_complex_ops(table);
+  register_spectral_ops(table);
 }
 
 }  // namespace pt2web

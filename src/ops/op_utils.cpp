@@ -26,6 +26,7 @@ std::vector<int64_t> wrap_dims(const std::vector<int64_t>& dims, int64_t rank, c
 }
 
 Tensor scalar_tensor(const Scalar& s, DType dtype) {
+  if (is_complex(dtype)) return Tensor::scalar(dtype, s.to_double());
   Tensor t = Tensor::empty(dtype, {});
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

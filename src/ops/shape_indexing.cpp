@@ -147,6 +147,7 @@ bool scalar_overflows(const Scalar& s) {
 }  // namespace
 
 Tensor checked_scalar_tensor(const Scalar& s, DType dtype, const std::string& where) {
+  if (is_complex(dtype)) return Tensor::scalar(dtype, s.to_double());  // a real number, zero imaginary part
   Tensor t = Tensor::empty(dtype, {});
   visit_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "tensor/allocator.h"
-#include "tensor/dispatch.h"
+#include "tensor/complex_dispatch.h"
 #include "tensor/storage_size.h"
 #include "tensor/strided_loop.h"
 #include "util/error.h"
@@ -111,9 +111,9 @@ Tensor Tensor::uninitialized(DType dtype, const Shape& sizes) { return new_conti
 
 Tensor Tensor::scalar(DType dtype, double value) {
   Tensor t = empty(dtype, {});
-  visit_dtype(dtype, [&](auto tag) {
+  visit_any_dtype(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    *t.data<T>() = convert_element<T>(value);
+    *t.data<T>() = convert_any<T>(value);
   });
   return t;
 }
@@ -164,14 +164,14 @@ void Tensor::copy_from(const Tensor& src) const {
     std::memmove(raw_data(), src.raw_data(), nbytes());
     return;
   }
-  visit_dtype(dtype_, [&](auto out_tag) {
+  visit_any_dtype(dtype_, [&](auto out_tag) {
     using Out = typename decltype(out_tag)::type;
-    visit_dtype(src.dtype(), [&](auto in_tag) {
+    visit_any_dtype(src.dtype(), [&](auto in_tag) {
       using In = typename decltype(in_tag)::type;
       Out* out = data<Out>();
       const In* in = src.data<In>();
       for_each_offsets<2>(sizes_, {&strides_, &src_strides}, [&](const std::array<int64_t, 2>& o) {
-        out[o[0]] = convert_element<Out>(in[o[1]]);
+        out[o[0]] = convert_any<Out>(in[o[1]]);
       });
     });
   });
@@ -194,17 +194,17 @@ int64_t element_offset(const Shape& sizes, const Shape& strides, int64_t flat_in
 
 double Tensor::item_as_double(int64_t flat_index) const {
   int64_t offset = element_offset(sizes_, strides_, flat_index);
-  return visit_dtype(dtype_, [&](auto tag) {
+  return visit_any_dtype(dtype_, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return convert_element<double>(data<T>()[offset]);
+    return convert_any<double>(data<T>()[offset]);
   });
 }
 
 int64_t Tensor::item_as_int(int64_t flat_index) const {
   int64_t offset = element_offset(sizes_, strides_, flat_index);
-  return visit_dtype(dtype_, [&](auto tag) {
+  return visit_any_dtype(dtype_, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return convert_element<int64_t>(data<T>()[offset]);
+    return convert_any<int64_t>(data<T>()[offset]);
   });
 }
 

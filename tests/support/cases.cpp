@@ -1,6 +1,7 @@
 #include "cases.h"
 
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -129,6 +130,33 @@ std::vector<Case> read_cases(const std::string& path) {
   return cases;
 }
 
+namespace {
+
+// Complex elements compare as torch.testing does: |got - want| <= atol + rtol * |want|.
+std::string compare_complex(const Tensor& g, const Tensor& w, double rtol, double atol, double* max_error,
+                            const std::string& path) {
+  Tensor gc = g.to(DType::Complex128), wc = w.to(DType::Complex128);
+  const auto* a = gc.data<std::complex<double>>();
+  const auto* b = wc.data<std::complex<double>>();
+  for (int64_t i = 0; i < w.numel(); ++i) {
+    if (a[i] == b[i]) continue;
+    const bool nan_a = std::isnan(a[i].real()) || std::isnan(a[i].imag());
+    const bool nan_b = std::isnan(b[i].real()) || std::isnan(b[i].imag());
+    if (nan_a && nan_b) continue;
+    double err = std::abs(a[i] - b[i]);
+    if (std::isnan(err)) err = INFINITY;
+    if (max_error && err > *max_error) *max_error = err;
+    if (!(err <= atol + rtol * std::abs(b[i]))) {
+      std::ostringstream msg;
+      msg << path << "[flat " << i << "]: got " << a[i] << ", expected " << b[i] << " (error " << err << ")";
+      return msg.str();
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string compare(const PyValue& got, const PyValue& want, double rtol, double atol, double* max_error,
                     const std::string& path) {
   std::ostringstream msg;
@@ -140,6 +168,7 @@ std::string compare(const PyValue& got, const PyValue& want, double rtol, double
       return path + ": dtype " + dtype_name(g.dtype()) + ", expected " + dtype_name(w.dtype());
     if (g.sizes() != w.sizes())
       return path + ": shape " + shape_to_string(g.sizes()) + ", expected " + shape_to_string(w.sizes());
+    if (is_complex(w.dtype())) return compare_complex(g, w, rtol, atol, max_error, path);
     bool exact = !is_floating(w.dtype());
     for (int64_t i = 0; i < w.numel(); ++i) {
       double a = g.item_as_double(i), b = w.item_as_double(i);

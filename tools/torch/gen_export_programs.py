@@ -3,7 +3,9 @@ them, exported by real torch in the fixture format (see tests/fixtures/README.md
 higher-order operators (while_loop, map, nested cond and cond over a
 buffer, set_grad_enabled and autocast regions), namedtuple pytrees,
 example inputs that pickle a user class, data-dependent sizes and symbolic
-expressions with TruncToInt / ToFloat / FloorDiv.
+expressions with TruncToInt / ToFloat / FloorDiv, and complex numbers (RoPE
+through polar/view_as_complex, an FFT audio front end, complex inputs and
+outputs).
 
 Run with torch 2.6 (the trixie chroot of ../shared/tools/README.md), with
 ../shared/tools/gen_fixtures.py importable (same folder or PYTHONPATH):
@@ -18,6 +20,12 @@ import torch.nn.functional as F
 from torch.export import Dim
 
 import gen_fixtures as gf
+
+# The cases format carries complex tensors like the others: dtype "complex64"
+# or "complex128", the logical shape, and the C-contiguous little-endian
+# bytes, which for complex are (real, imaginary) pairs.
+gf.DT.setdefault(torch.complex64, "complex64")
+gf.DT.setdefault(torch.complex128, "complex128")
 
 Point = namedtuple("Point", ["x", "y"])
 torch.utils._pytree._register_namedtuple(Point, serialized_type_name="pt2web_tests.Point")
@@ -119,6 +127,44 @@ class InterpolateScale(nn.Module):
         return F.interpolate(x, scale_factor=2.5, mode="nearest")
 
 
+class RotaryEmbedding(nn.Module):
+    """RoPE as LLaMA writes it: frequencies through torch.polar, query pairs
+    as complex numbers through view_as_complex, a complex multiply, then
+    view_as_real back."""
+    def __init__(self, dim=8, max_len=16):
+        super().__init__()
+        freqs = 1.0 / (10000 ** (torch.arange(0, dim, 2).float() / dim))
+        angles = torch.outer(torch.arange(max_len).float(), freqs)
+        self.register_buffer("angles", angles)
+
+    def forward(self, x):
+        n = x.shape[1]
+        rot = torch.polar(torch.ones_like(self.angles[:n]), self.angles[:n])
+        xc = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))
+        return torch.view_as_real(xc * rot[:, None, :]).flatten(-2)
+
+
+class SpectralFrontEnd(nn.Module):
+    """An audio front end: a Hann-windowed STFT magnitude in decibels, and an
+    rfft -> low-pass -> irfft filter of the same signal."""
+    def forward(self, wave):
+        window = torch.hann_window(64)
+        spec = torch.stft(wave, n_fft=64, hop_length=16, window=window, return_complex=True)
+        db = 10 * torch.log10(spec.abs() ** 2 + 1e-10)
+        bins = torch.fft.rfft(wave)
+        keep = torch.arange(bins.shape[-1]) < 20
+        low = torch.fft.irfft(bins * keep, n=wave.shape[-1])
+        return db, low
+
+
+class ComplexInOut(nn.Module):
+    """Complex inputs and outputs: arithmetic with a real tensor, conj,
+    magnitude and angle, an inverse FFT."""
+    def forward(self, z, x):
+        w = z * x + z.conj()
+        return w, w.abs(), torch.angle(z), torch.fft.ifft(z, norm="ortho"), torch.real(z) - torch.imag(z)
+
+
 class DynamicArithmetic(nn.Module):
     def forward(self, x):
         n = x.shape[0]
@@ -201,6 +247,26 @@ def models():
             ("8", (x,), {}), ("14", (R(14, 3),), {}), ("30", (R(30, 3),), {})], tol, \
             "floor division, modulo and max of a dynamic size"
     M["sym_arithmetic"] = da
+
+    def rope():
+        x = R(2, 6, 4, 8)
+        return RotaryEmbedding(), (x,), {}, None, [("default", (x,), {}), ("other", (R(2, 6, 4, 8),), {})], tol, \
+            "rotary position embedding through torch.polar, view_as_complex and a complex multiply"
+    M["complex_rope"] = rope
+
+    def sfe():
+        w = R(2, 400)
+        return SpectralFrontEnd(), (w,), {}, None, [("default", (w,), {}), ("other", (R(2, 400),), {})], \
+            (1e-4, 1e-4), "stft with a Hann window in decibels, and an rfft low-pass filter back through irfft"
+    M["complex_spectral_front_end"] = sfe
+
+    def cio():
+        def z(*s):
+            return torch.complex(R(*s), R(*s))
+        return ComplexInOut(), (z(3, 5), R(3, 5)), {}, None, [
+            ("default", (z(3, 5), R(3, 5)), {}), ("other", (z(3, 5), R(3, 5)), {})], tol, \
+            "complex64 inputs and outputs: arithmetic with a real tensor, conj, abs, angle, ifft"
+    M["complex_io"] = cio
     return M
 
 

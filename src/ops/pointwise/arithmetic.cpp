@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/math/array_math.h"
+#include "ops/complex/complex_arithmetic.h"
 #include "ops/elementwise.h"
 #include "ops/pointwise/pointwise.h"
 
@@ -37,6 +38,9 @@ void check_not_bool_subtraction(const OpCall& c, const Operand& a, const Operand
 // opmath precision (ATen's add kernels read them unrounded).
 Tensor add_sub(const OpCall& c, const Operand& a, const Operand& b, const Scalar& alpha, bool negate) {
   DType dtype = result_type_of({&a, &b});
+  if (is_complex(dtype))
+    return complex_binary(negate ? ComplexBinary::Sub : ComplexBinary::Add, kernel_input(a, dtype),
+                          kernel_input(b, dtype), dtype, alpha.to_double());
   check_alpha(c, dtype, alpha);
   check_kinds(c, dtype, Kinds::All);
   Tensor x = kernel_input(a, dtype, NumberRounding::Opmath);
@@ -72,6 +76,10 @@ template <bool InPlace>
 void mul_op(OpCall& c) {
   Operand a = operand(c, 0), b = operand(c, 1);
   DType dtype = result_type_of({&a, &b});
+  if (is_complex(dtype)) {
+    push_result(c, complex_binary(ComplexBinary::Mul, kernel_input(a, dtype), kernel_input(b, dtype), dtype), InPlace);
+    return;
+  }
   check_kinds(c, dtype, Kinds::All);
   Tensor out = map_elements<Kinds::All, false>(
       dtype, [](auto u, auto v) { return wrapping_mul(u, v); }, kernel_input(a, dtype, NumberRounding::Opmath),
@@ -114,6 +122,8 @@ Rounding rounding_mode(const OpCall& c, const std::optional<std::string>& mode) 
 
 Tensor divide(const OpCall& c, const Operand& a, const Operand& b, Rounding mode) {
   DType common = result_type_of({&a, &b});
+  if (is_complex(common) && mode == Rounding::True)
+    return complex_binary(ComplexBinary::Div, kernel_input(a, common), kernel_input(b, common), common);
   if (mode == Rounding::True) {
     // True division always gives a floating result.
     DType dtype = to_floating(common);

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "ops/complex/complex_arithmetic.h"
 #include "ops/elementwise.h"
 #include "ops/pointwise/pointwise.h"
 
@@ -155,8 +156,18 @@ void same_dtype_unary(OpCall& c) {
   push_result(c, map_elements<K, false>(x.dtype(), Fn{}, kernel_input(operand(x), x.dtype())), InPlace);
 }
 
+// abs of a complex tensor is its real magnitude (never in place).
+template <bool InPlace>
+void abs_op(OpCall& c) {
+  const Tensor& x = c.tensor(0);
+  if (!is_complex(x.dtype())) return same_dtype_unary<Abs, Kinds::Numeric, InPlace>(c);
+  if (InPlace) fail(ErrorCode::BadInput, c.where(), "In-place abs is not supported for complex tensors.");
+  c.push(complex_abs(x));
+}
+
 template <bool InPlace>
 void neg_op(OpCall& c) {
+  if (is_complex(c.tensor(0).dtype())) return push_result(c, complex_neg(c.tensor(0)), InPlace);
   if (c.tensor(0).dtype() == DType::Bool)
     fail(ErrorCode::BadInput, c.where(),
          "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
@@ -300,7 +311,8 @@ void register_unary_ops(OpTable& t) {
   add_floating<Erfc>(t, "erfc");
   add_floating<Erfinv>(t, "erfinv");
 
-  add_same_dtype<Abs, Kinds::Numeric>(t, "abs");
+  t.add(functional_schema("abs"), abs_op<false>);
+  t.add(in_place_schema("abs"), abs_op<true>);
   t.add(functional_schema("neg"), neg_op<false>);
   t.add(in_place_schema("neg"), neg_op<true>);
   add_same_dtype<Floor, Kinds::Numeric>(t, "floor");

@@ -4,6 +4,8 @@
 // (max/min/arg*), stats.cpp (var/std/norms/logsumexp),
 // scan.cpp (cumsum/cumprod/cummax), sort.cpp
 // (sort/argsort/topk) and softmax.cpp.
+#include "ops/complex/complex.h"
+#include "ops/complex/complex_arithmetic.h"
 #include "ops/reduction/reduction.h"
 #include "ops/reduction/common.h"
 
@@ -106,6 +108,11 @@ T sum_row(const T* p, int64_t n) {
 template <bool SkipNaN>
 Tensor sum_impl(const Tensor& x, const std::vector<int64_t>& dims, bool keepdim, std::optional<DType> dtype,
                 const std::string& where) {
+  if (is_complex(x.dtype()) && SkipNaN) fail(ErrorCode::BadInput, where, "nansum does not support complex inputs");
+  if (is_complex(x.dtype()))
+    return reduce_complex_parts(x, dims, [&](const Tensor& parts, const std::vector<int64_t>& d) {
+      return sum_impl<SkipNaN>(parts, d, keepdim, dtype ? std::optional<DType>(complex_to_real_dtype(*dtype)) : dtype, where);
+    });
   DType out_dtype = sum_result_dtype(x.dtype(), dtype);
   ReduceRows r = make_reduce_rows(x, dims, keepdim, out_dtype, where);
   Tensor out;
@@ -128,6 +135,10 @@ void nansum_op(OpCall& c) {
 // rounding to the output type (ATen also sums 16-bit floats in float32).
 Tensor mean_impl(const Tensor& x, const std::vector<int64_t>& dims, bool keepdim, std::optional<DType> dtype,
                  const std::string& where) {
+  if (is_complex(x.dtype()))
+    return reduce_complex_parts(x, dims, [&](const Tensor& parts, const std::vector<int64_t>& d) {
+      return mean_impl(parts, d, keepdim, dtype ? std::optional<DType>(complex_to_real_dtype(*dtype)) : dtype, where);
+    });
   DType out_dtype = dtype ? *dtype : x.dtype();
   if (!is_floating(out_dtype))
     fail(ErrorCode::BadInput, where, "mean(): could not infer output dtype. ",
