@@ -1,4 +1,4 @@
-// The fast GEMM against the reference loop: every tail of the 4x8 tile and
+// The fast GEMM against the reference loop: every tail of the 2x16 tile and
 // of the K/M/N blocks, products of up to four rows and of one column (the
 // unpacked paths, every tile tail in every layout),
 // transposed and strided operands, accumulation into C, biases the product
