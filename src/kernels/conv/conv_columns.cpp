@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/gemm/gemm_packing.h"
+#include "kernels/vec4.h"
 
 namespace pt2web {
 
@@ -55,6 +56,14 @@ void pack_row(const ConvColumnsF32& m, const std::vector<Run>& runs, int64_t ch,
     }
     const float* row = m.images + r.image * m.image_stride + (ch * s.in_h + ih) * s.in_w;
     const int64_t end = r.ow + r.length;
+    if (s.stride_w == 1 && r.ow >= inside.begin && end <= inside.end) {
+      // The whole run inside the input row (the common case).
+      const float* from = row + r.ow + inside.shift;
+      int64_t t = 0;
+      for (; t + 4 <= r.length; t += 4) simd::store4(out + t, simd::load4(from + t));
+      for (; t < r.length; ++t) out[t] = from[t];
+      continue;
+    }
     const int64_t copy_begin = std::clamp(inside.begin, r.ow, end), copy_end = std::clamp(inside.end, copy_begin, end);
     int64_t ow = r.ow;
     for (; ow < copy_begin; ++ow) *out++ = 0.0f;
