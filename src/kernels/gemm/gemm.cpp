@@ -1,7 +1,8 @@
 // The fast GEMM: blocked in the GotoBLAS order. For each block of NC
 // columns and KC steps, B is packed once into 16-column panels (kept in
-// L2); for each block of MC rows, A is packed into 2-row panels; then the
-// 2x16 micro-kernel sweeps the block with a B panel held in L1. Products
+// L2); for each block of MC rows, A is packed into 2-row panels (when all
+// rows fit one block, once for the whole product); then the 2x16
+// micro-kernel sweeps the block with a B panel held in L1. Products
 // with at most eight rows, or one column, take the unpacked path (gemv.h).
 #include <algorithm>
 #include <vector>
@@ -21,6 +22,10 @@ using namespace gemm_detail;
 constexpr int64_t kBlockK = 256;   // KC: a B panel of 256x16 floats is 16 KiB
 constexpr int64_t kBlockM = 120;   // MC: a packed A block of 120x256 floats is 120 KiB
 constexpr int64_t kBlockN = 1024;  // NC: a packed B block of 256x1024 floats is 1 MiB
+// When all rows fit one MC block, A is packed once per K block and B in
+// blocks of about this many floats (128 KiB), so a block is still in L2 when
+// the micro-kernel reads it back.
+constexpr int64_t kOneRowBlockBFloats = 32768;
 // Products with at most this many rows skip packing (gemv.h): each element
 // of B takes part in too few multiply-adds to repay its copy.
 constexpr int64_t kMaxUnpackedRows = 8;
@@ -56,10 +61,16 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B
   thread_local std::vector<float> packed_a, packed_b, row_storage, col_storage;
   const float* row_bias = padded(bias.rows, M, kTileRows, row_storage);
   const float* col_bias = padded(bias.cols, N, kTileCols, col_storage);
-  packed_a.resize(static_cast<size_t>(panel_count(std::min(M, kBlockM), kTileRows) * kTileRows * kBlockK));
-  packed_b.resize(static_cast<size_t>(panel_count(std::min(N, kBlockN), kTileCols) * kTileCols * kBlockK));
-  for (int64_t j0 = 0; j0 < N; j0 += kBlockN) {
-    const int64_t nc = std::min(kBlockN, N - j0);
+  // One row block: A packed for every K block at once (each packed once), B in narrower blocks.
+  const bool one_row_block = M <= kBlockM;
+  const int64_t a_block_floats = panel_count(std::min(M, kBlockM), kTileRows) * kTileRows;
+  const int64_t block_n =
+      one_row_block ? std::clamp(kOneRowBlockBFloats / std::min(K, kBlockK) / kTileCols * kTileCols, kTileCols, kBlockN)
+                    : kBlockN;
+  packed_a.resize(static_cast<size_t>(a_block_floats * (one_row_block ? K : kBlockK)));
+  packed_b.resize(static_cast<size_t>(panel_count(std::min(N, block_n), kTileCols) * kTileCols * kBlockK));
+  for (int64_t j0 = 0; j0 < N; j0 += block_n) {
+    const int64_t nc = std::min(block_n, N - j0);
     for (int64_t k0 = 0; k0 < K; k0 += kBlockK) {
       const int64_t kc = std::min(kBlockK, K - k0);
       const bool add = accumulate || k0 > 0;
@@ -67,12 +78,13 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B
       const float* panels = B.panels(B.context, k0, kc, j_begin + j0, nc, packed_b.data());
       for (int64_t i0 = 0; i0 < M; i0 += kBlockM) {
         const int64_t mc = std::min(kBlockM, M - i0);
-        pack_a_block(A, i0, mc, k0, kc, packed_a.data());
+        float* a_block = packed_a.data() + (one_row_block ? a_block_floats * k0 : 0);
+        if (!one_row_block || j0 == 0) pack_a_block(A, i0, mc, k0, kc, a_block);
         for (int64_t jp = 0; jp < nc; jp += kTileCols) {
           const float* b = panels + (jp / kTileCols) * kTileCols * kc;
           const int64_t cols = std::min(kTileCols, nc - jp);
           for (int64_t ip = 0; ip < mc; ip += kTileRows) {
-            const float* a = packed_a.data() + (ip / kTileRows) * kTileRows * kc;
+            const float* a = a_block + (ip / kTileRows) * kTileRows * kc;
             float* c = C + (i0 + ip) * ldc + j0 + jp;
             micro_kernel(kc, a, b, c, ldc, add, std::min(kTileRows, mc - ip), cols,
                          with_bias && row_bias ? row_bias + i0 + ip : nullptr,
