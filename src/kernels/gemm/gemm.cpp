@@ -86,9 +86,11 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B
           for (int64_t ip = 0; ip < mc; ip += kTileRows) {
             const float* a = a_block + (ip / kTileRows) * kTileRows * kc;
             float* c = C + (i0 + ip) * ldc + j0 + jp;
-            micro_kernel(kc, a, b, c, ldc, add, std::min(kTileRows, mc - ip), cols,
-                         with_bias && row_bias ? row_bias + i0 + ip : nullptr,
-                         with_bias && col_bias ? col_bias + j0 + jp : nullptr);
+            const int64_t rows = std::min(kTileRows, mc - ip);
+            const float* rb = with_bias && row_bias ? row_bias + i0 + ip : nullptr;
+            const float* cb = with_bias && col_bias ? col_bias + j0 + jp : nullptr;
+            if (cols <= kTileCols / 2) micro_kernel<true>(kc, a, b, c, ldc, add, rows, cols, rb, cb);
+            else micro_kernel(kc, a, b, c, ldc, add, rows, cols, rb, cb);
           }
         }
       }

@@ -19,6 +19,9 @@ namespace pt2web::gemm_detail {
 // step k at a[k*2 + r]), `b` a packed B panel. Without accumulate the tile
 // starts from row_bias[r] + col_bias[c] (each null or padded to 2 / 16
 // values).
+// With Half, only the first 8 columns of the panel are computed (cols <= 8:
+// the last panel of a narrow product, e.g. 49 = 3*16 + 1 columns).
+template <bool Half = false>
 inline void micro_kernel(int64_t kc, const float* a, const float* b, float* C, int64_t ldc, bool accumulate,
                          int64_t rows, int64_t cols, const float* row_bias, const float* col_bias) {
   static_assert(kTileRows == 2 && kTileCols == 16, "the micro-kernel is written for 2x16 tiles");
@@ -36,17 +39,15 @@ inline void micro_kernel(int64_t kc, const float* a, const float* b, float* C, i
     c10 += r1, c11 += r1, c12 += r1, c13 += r1;
   }
   for (int64_t k = 0; k < kc; ++k, a += kTileRows, b += kTileCols) {
-    const Vec4 b0 = simd::load4(b), b1 = simd::load4(b + 4), b2 = simd::load4(b + 8), b3 = simd::load4(b + 12);
-    Vec4 ak = simd::splat4(a);
-    c00 += ak * b0;
-    c01 += ak * b1;
-    c02 += ak * b2;
-    c03 += ak * b3;
-    ak = simd::splat4(a + 1);
-    c10 += ak * b0;
-    c11 += ak * b1;
-    c12 += ak * b2;
-    c13 += ak * b3;
+    const Vec4 b0 = simd::load4(b), b1 = simd::load4(b + 4);
+    const Vec4 a0 = simd::splat4(a), a1 = simd::splat4(a + 1);
+    c00 += a0 * b0, c01 += a0 * b1;
+    c10 += a1 * b0, c11 += a1 * b1;
+    if constexpr (!Half) {
+      const Vec4 b2 = simd::load4(b + 8), b3 = simd::load4(b + 12);
+      c02 += a0 * b2, c03 += a0 * b3;
+      c12 += a1 * b2, c13 += a1 * b3;
+    }
   }
   if (rows == kTileRows && cols == kTileCols) {
     float* r0 = C;
