@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/conv/conv_columns.h"
 #include "kernels/conv/depthwise_conv.h"
 #include "kernels/conv/im2col.h"
 #include "kernels/gemm/gemm.h"
@@ -17,6 +18,18 @@ namespace pt2web {
 namespace {
 
 int64_t volume(const ConvDims& d) { return d[0] * d[1] * d[2]; }
+
+// A 2-d geometry (no depth), as Im2colShape describes it for `channels` input channels.
+bool is_2d(const ConvShape& s) { return s.input[0] == 1 && s.output[0] == 1 && s.kernel[0] == 1; }
+
+Im2colShape im2col_shape(const ConvShape& s, int64_t channels) {
+  Im2colShape d;
+  d.channels = channels;
+  d.in_h = s.input[1], d.in_w = s.input[2], d.out_h = s.output[1], d.out_w = s.output[2];
+  d.kernel_h = s.kernel[1], d.kernel_w = s.kernel[2], d.stride_h = s.stride[1], d.stride_w = s.stride[2];
+  d.pad_h = s.pad[1], d.pad_w = s.pad[2], d.dilation_h = s.dilation[1], d.dilation_w = s.dilation[2];
+  return d;
+}
 
 // C[M,N] = row_bias (broadcast along rows; null: 0) + A[M,K] * B[K,N] on
 // row-major matrices with row strides.
@@ -103,11 +116,8 @@ template <typename T>
 void im2col(const T* image, int64_t channels, const ConvShape& s, const ConvDims& grid, T* cols) {
   if constexpr (std::is_same<T, float>::value) {
     if (s.input[0] == 1 && grid[0] == 1 && s.kernel[0] == 1) {
-      Im2colShape d;
-      d.channels = channels;
-      d.in_h = s.input[1], d.in_w = s.input[2], d.out_h = grid[1], d.out_w = grid[2];
-      d.kernel_h = s.kernel[1], d.kernel_w = s.kernel[2], d.stride_h = s.stride[1], d.stride_w = s.stride[2];
-      d.pad_h = s.pad[1], d.pad_w = s.pad[2], d.dilation_h = s.dilation[1], d.dilation_w = s.dilation[2];
+      Im2colShape d = im2col_shape(s, channels);
+      d.out_h = grid[1], d.out_w = grid[2];
       im2col_2d_f32(d, image, cols);
       return;
     }
@@ -176,6 +186,16 @@ bool try_depthwise<float>(const ConvShape& s, const float* x, const float* w, co
 // product: per image, the product would be too narrow to run efficiently.
 constexpr int64_t kBatchedPlaneLimit = 512;
 
+// y[N, C_out, plane] from the product of all images [C_out, N*plane].
+template <typename T>
+void scatter_images(const ConvShape& s, const T* product, T* y) {
+  const int64_t out_plane = volume(s.output), width = s.batch * out_plane;
+  for (int64_t n = 0; n < s.batch; ++n)
+    for (int64_t co = 0; co < s.out_channels; ++co)
+      std::copy(product + co * width + n * out_plane, product + co * width + (n + 1) * out_plane,
+                y + (n * s.out_channels + co) * out_plane);
+}
+
 // One product for all images: the column matrices of the images side by
 // side, [Cin*K, N*plane], then the result [Cout, N*plane] scattered to
 // [N, Cout, plane]. Ungrouped convolutions only.
@@ -198,10 +218,42 @@ void conv_forward_batched(const ConvShape& s, const T* x, const T* w, const T* b
       std::copy(source + r * out_plane, source + (r + 1) * out_plane, cols.get() + r * width + n * out_plane);
   }
   gemm_rows_bias(s.out_channels, width, rows, w, rows, cols.get(), width, product.get(), width, b);
+  scatter_images(s, product.get(), y);
+}
+
+// Float32 2-d convolutions that need a column matrix multiply the weight
+// by it without writing it (conv_columns.h): its blocks are packed straight
+// from the input. Small planes of a batch are one product over all images.
+template <typename T>
+bool try_implicit_gemm(const ConvShape&, const T*, const T*, const T*, T*) {
+  return false;
+}
+
+template <>
+bool try_implicit_gemm<float>(const ConvShape& s, const float* x, const float* w, const float* b, float* y) {
+  if (!is_2d(s) || is_pointwise(s)) return false;
+  const int64_t in_plane = volume(s.input), out_plane = volume(s.output);
+  const int64_t cin_g = s.in_channels / s.groups, cout_g = s.out_channels / s.groups;
+  ConvColumnsF32 cols;
+  cols.shape = im2col_shape(s, cin_g);
+  const int64_t rows = cols.rows();
+  if (s.groups == 1 && s.batch > 1 && out_plane < kBatchedPlaneLimit) {
+    cols.images = x, cols.image_stride = s.in_channels * in_plane, cols.batch = s.batch;
+    auto product = uninitialized<float>(s.out_channels * cols.columns());
+    const int64_t width = cols.columns();
+    gemm_f32(s.out_channels, width, rows, MatrixF32{w, rows, 1}, cols.source(), product.get(), width, false,
+             GemmBias{b, nullptr});
+    scatter_images(s, product.get(), y);
+    return true;
+  }
   for (int64_t n = 0; n < s.batch; ++n)
-    for (int64_t co = 0; co < s.out_channels; ++co)
-      std::copy(product.get() + co * width + n * out_plane, product.get() + co * width + (n + 1) * out_plane,
-                y + (n * s.out_channels + co) * out_plane);
+    for (int64_t g = 0; g < s.groups; ++g) {
+      cols.images = x + (n * s.in_channels + g * cin_g) * in_plane;
+      gemm_f32(cout_g, out_plane, rows, MatrixF32{w + g * cout_g * rows, rows, 1}, cols.source(),
+               y + (n * s.out_channels + g * cout_g) * out_plane, out_plane, false,
+               GemmBias{b ? b + g * cout_g : nullptr, nullptr});
+    }
+  return true;
 }
 
 template <typename T>
@@ -209,6 +261,7 @@ void conv_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) 
   const int64_t in_plane = volume(s.input), out_plane = volume(s.output), K = volume(s.kernel);
   const int64_t cin_g = s.in_channels / s.groups, cout_g = s.out_channels / s.groups;
   if (try_depthwise(s, x, w, b, y)) return;
+  if (try_implicit_gemm(s, x, w, b, y)) return;
   if (s.groups == 1 && s.batch > 1 && out_plane < kBatchedPlaneLimit) return conv_forward_batched(s, x, w, b, y);
   // A 1x1 kernel with unit stride and no padding needs no im2col: the input is the column matrix.
   const bool pointwise = is_pointwise(s);

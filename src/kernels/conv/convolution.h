@@ -2,8 +2,10 @@
 // (ops/conv/convolution.cpp). The geometry is normalized to three spatial dims: 1-d
 // and 2-d convolutions get leading size-1 dims with a kernel of 1.
 //
-// Direct convolution is im2col + gemm per batch item and group; transposed
-// convolution is gemm + col2im (the adjoint). float32 runs through
+// Direct convolution is im2col + gemm per batch item and group (float32 2-d:
+// gemm on the implicit column matrix of conv_columns.h, no im2col buffer;
+// depthwise: a direct kernel); transposed convolution is gemm + col2im (the
+// adjoint). float32 runs through
 // kernels/gemm (gemm_f32), float64 and int64 through a plain loop; callers
 // convert 16-bit floats to float32 and narrower integers to int64 and back.
 #pragma once

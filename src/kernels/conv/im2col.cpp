@@ -20,10 +20,7 @@ void im2col_channels(const Im2colShape& s, const float* image, float* cols, int6
     const float* plane = image + c * s.in_h * s.in_w;
     for (int64_t kh = 0; kh < s.kernel_h; ++kh)
       for (int64_t kw = 0; kw < s.kernel_w; ++kw, cols += out_plane) {
-        // Output columns whose input column ow*stride - pad + kw*dilation is inside the row.
-        const int64_t shift = kw * s.dilation_w - s.pad_w;
-        const int64_t begin = std::min(s.out_w, std::max<int64_t>(0, ceil_div(-shift, s.stride_w)));
-        const int64_t end = std::max(begin, std::min<int64_t>(s.out_w, ceil_div(s.in_w - shift, s.stride_w)));
+        const auto [begin, end, shift] = inside_columns(s, kw);
         for (int64_t oh = 0; oh < s.out_h; ++oh) {
           float* dst = cols + oh * s.out_w;
           const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
@@ -45,6 +42,14 @@ void im2col_channels(const Im2colShape& s, const float* image, float* cols, int6
 }
 
 }  // namespace
+
+OutputColumnRange inside_columns(const Im2colShape& s, int64_t kw) {
+  OutputColumnRange r;
+  r.shift = kw * s.dilation_w - s.pad_w;
+  r.begin = std::min(s.out_w, std::max<int64_t>(0, ceil_div(-r.shift, s.stride_w)));
+  r.end = std::max(r.begin, std::min<int64_t>(s.out_w, ceil_div(s.in_w - r.shift, s.stride_w)));
+  return r;
+}
 
 void im2col_2d_f32(const Im2colShape& s, const float* image, float* cols) {
   const int64_t per_channel = s.kernel_h * s.kernel_w * s.out_h * s.out_w;

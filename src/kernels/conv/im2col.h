@@ -18,4 +18,12 @@ struct Im2colShape {
 
 void im2col_2d_f32(const Im2colShape& s, const float* image, float* cols);
 
+// The output columns [begin, end) of one row whose kernel column kw reads
+// inside the input row: input column ow*stride_w - pad_w + kw*dilation_w.
+struct OutputColumnRange {
+  int64_t begin = 0, end = 0;
+  int64_t shift = 0;  // input column of output column ow: ow*stride_w + shift
+};
+OutputColumnRange inside_columns(const Im2colShape& s, int64_t kw);
+
 }  // namespace pt2web

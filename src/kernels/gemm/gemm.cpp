@@ -1,7 +1,7 @@
 // The fast GEMM: blocked in the GotoBLAS order. For each block of NC
-// columns and KC steps, B is packed once into 8-column panels (kept in
-// L2); for each block of MC rows, A is packed into 4-row panels (or read in
-// place when it is row-major and the block is whole tiles); then the 4x8
+// columns and KC steps, B is packed once into 16-column panels (kept in
+// L2); for each block of MC rows, A is packed into 2-row panels (when all
+// rows fit one block, once for the whole product); then the 2x16
 // micro-kernel sweeps the block with a B panel held in L1. Products
 // with at most eight rows, or one column, take the unpacked path (gemv.h).
 #include <algorithm>
@@ -19,9 +19,13 @@ namespace {
 
 using namespace gemm_detail;
 
-constexpr int64_t kBlockK = 256;   // KC: a B panel of 256x8 floats is 8 KiB
-constexpr int64_t kBlockM = 128;   // MC: a packed A block of 128x256 floats is 128 KiB
+constexpr int64_t kBlockK = 256;   // KC: a B panel of 256x16 floats is 16 KiB
+constexpr int64_t kBlockM = 120;   // MC: a packed A block of 120x256 floats is 120 KiB
 constexpr int64_t kBlockN = 1024;  // NC: a packed B block of 256x1024 floats is 1 MiB
+// When all rows fit one MC block, A is packed once per K block and B in
+// blocks of about this many floats (128 KiB), so a block is still in L2 when
+// the micro-kernel reads it back.
+constexpr int64_t kOneRowBlockBFloats = 32768;
 // Products with at most this many rows skip packing (gemv.h): each element
 // of B takes part in too few multiply-adds to repay its copy.
 constexpr int64_t kMaxUnpackedRows = 8;
@@ -42,36 +46,51 @@ const float* padded(const float* values, int64_t n, int64_t width, std::vector<f
   return storage.data();
 }
 
-void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
-                  bool accumulate, GemmBias bias) {
+// The panels of a strided B, packed into scratch.
+struct StridedB {
+  MatrixF32 matrix;
+  static const float* panels(const void* context, int64_t k0, int64_t kc, int64_t j0, int64_t nc, float* scratch) {
+    pack_b_block(static_cast<const StridedB*>(context)->matrix, k0, kc, j0, nc, scratch);
+    return scratch;
+  }
+};
+
+// The blocked product of C's columns [j_begin, j_begin + N); C points at column j_begin.
+void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, int64_t j_begin, float* C,
+                  int64_t ldc, bool accumulate, GemmBias bias) {
   thread_local std::vector<float> packed_a, packed_b, row_storage, col_storage;
   const float* row_bias = padded(bias.rows, M, kTileRows, row_storage);
   const float* col_bias = padded(bias.cols, N, kTileCols, col_storage);
-  packed_a.resize(static_cast<size_t>(panel_count(std::min(M, kBlockM), kTileRows) * kTileRows * kBlockK));
-  packed_b.resize(static_cast<size_t>(panel_count(std::min(N, kBlockN), kTileCols) * kTileCols * kBlockK));
-  for (int64_t j0 = 0; j0 < N; j0 += kBlockN) {
-    const int64_t nc = std::min(kBlockN, N - j0);
+  // One row block: A packed for every K block at once (each packed once), B in narrower blocks.
+  const bool one_row_block = M <= kBlockM;
+  const int64_t a_block_floats = panel_count(std::min(M, kBlockM), kTileRows) * kTileRows;
+  const int64_t block_n =
+      one_row_block ? std::clamp(kOneRowBlockBFloats / std::min(K, kBlockK) / kTileCols * kTileCols, kTileCols, kBlockN)
+                    : kBlockN;
+  packed_a.resize(static_cast<size_t>(a_block_floats * (one_row_block ? K : kBlockK)));
+  packed_b.resize(static_cast<size_t>(panel_count(std::min(N, block_n), kTileCols) * kTileCols * kBlockK));
+  for (int64_t j0 = 0; j0 < N; j0 += block_n) {
+    const int64_t nc = std::min(block_n, N - j0);
     for (int64_t k0 = 0; k0 < K; k0 += kBlockK) {
       const int64_t kc = std::min(kBlockK, K - k0);
       const bool add = accumulate || k0 > 0;
       const bool with_bias = !add;
-      pack_b_block(B, k0, kc, j0, nc, packed_b.data());
+      const float* panels = B.panels(B.context, k0, kc, j_begin + j0, nc, packed_b.data());
       for (int64_t i0 = 0; i0 < M; i0 += kBlockM) {
         const int64_t mc = std::min(kBlockM, M - i0);
-        // Row-major A with whole tiles is read in place; otherwise it is packed.
-        const bool direct = A.col_stride == 1 && mc % kTileRows == 0;
-        if (!direct) pack_a_block(A, i0, mc, k0, kc, packed_a.data());
+        float* a_block = packed_a.data() + (one_row_block ? a_block_floats * k0 : 0);
+        if (!one_row_block || j0 == 0) pack_a_block(A, i0, mc, k0, kc, a_block);
         for (int64_t jp = 0; jp < nc; jp += kTileCols) {
-          const float* b = packed_b.data() + (jp / kTileCols) * kTileCols * kc;
+          const float* b = panels + (jp / kTileCols) * kTileCols * kc;
           const int64_t cols = std::min(kTileCols, nc - jp);
           for (int64_t ip = 0; ip < mc; ip += kTileRows) {
-            const float* a = direct ? A.data + (i0 + ip) * A.row_stride + k0
-                                    : packed_a.data() + (ip / kTileRows) * kTileRows * kc;
-            const int64_t row_step = direct ? A.row_stride : 1, k_step = direct ? 1 : kTileRows;
+            const float* a = a_block + (ip / kTileRows) * kTileRows * kc;
             float* c = C + (i0 + ip) * ldc + j0 + jp;
-            micro_kernel_4x8(kc, a, row_step, k_step, b, c, ldc, add, std::min(kTileRows, mc - ip), cols,
-                             with_bias && row_bias ? row_bias + i0 + ip : nullptr,
-                             with_bias && col_bias ? col_bias + j0 + jp : nullptr);
+            const int64_t rows = std::min(kTileRows, mc - ip);
+            const float* rb = with_bias && row_bias ? row_bias + i0 + ip : nullptr;
+            const float* cb = with_bias && col_bias ? col_bias + j0 + jp : nullptr;
+            if (cols <= kTileCols / 2) micro_kernel<true>(kc, a, b, c, ldc, add, rows, cols, rb, cb);
+            else micro_kernel(kc, a, b, c, ldc, add, rows, cols, rb, cb);
           }
         }
       }
@@ -82,22 +101,21 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, flo
 // The blocked product split across threads: by columns when C is at least as
 // wide as it is tall (each part packs its own columns of B), else by rows
 // (each part packs all of B, so rows are split only when they dominate).
-void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc,
+void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, float* C, int64_t ldc,
                            bool accumulate, GemmBias bias) {
   if (N >= M) {
     // Column parts share nothing, so there are several per thread.
     parallel::parallel_for(
         N, kTileCols, parallel::min_items_for(M * K),
         [&](int64_t j0, int64_t j1) {
-          const MatrixF32 b{B.data + j0 * B.col_stride, B.row_stride, B.col_stride};
-          gemm_blocked(M, j1 - j0, K, A, b, C + j0, ldc, accumulate,
+          gemm_blocked(M, j1 - j0, K, A, B, j0, C + j0, ldc, accumulate,
                        GemmBias{bias.rows, bias.cols ? bias.cols + j0 : nullptr});
         },
         4);
   } else {
     parallel::parallel_for(M, kTileRows, parallel::min_items_for(N * K), [&](int64_t i0, int64_t i1) {
       const MatrixF32 a{A.data + i0 * A.row_stride, A.row_stride, A.col_stride};
-      gemm_blocked(i1 - i0, N, K, a, B, C + i0 * ldc, ldc, accumulate,
+      gemm_blocked(i1 - i0, N, K, a, B, 0, C + i0 * ldc, ldc, accumulate,
                    GemmBias{bias.rows ? bias.rows + i0 : nullptr, bias.cols});
     });
   }
@@ -131,6 +149,17 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* 
   if (few_rows) return unpacked_parallel(M, N, K, A, B, OutputF32{C, ldc, 1}, accumulate);
   // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
   if (N == 1) return unpacked_parallel(1, M, K, B.transposed(), A.transposed(), OutputF32{C, 0, ldc}, accumulate);
+  const StridedB strided{B};
+  gemm_blocked_parallel(M, N, K, A, PanelSourceF32{&StridedB::panels, &strided}, C, ldc, accumulate, bias);
+}
+
+void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, float* C, int64_t ldc,
+              bool accumulate, GemmBias bias) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    if (!accumulate) fill_bias(M, N, C, ldc, bias);
+    return;
+  }
   gemm_blocked_parallel(M, N, K, A, B, C, ldc, accumulate, bias);
 }
 

@@ -4,7 +4,7 @@
 // need no copy: the fast path packs them into panels anyway. C is row-major
 // with row stride ldc.
 //
-// gemm_f32 is the fast implementation (packed panels, a 4x8 vector
+// gemm_f32 is the fast implementation (packed panels, a 2x16 vector
 // micro-kernel, GEMV paths for products with fewer rows than a tile or one
 // column);
 // gemm_f32_reference is the plain loop it is tested against.
@@ -44,6 +44,22 @@ void gemm_f32_reference(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 
 // With accumulate, C += A*B and `bias` must be empty.
 void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* C, int64_t ldc, bool accumulate,
               GemmBias bias = {});
+
+// A B operand that is not a strided matrix but produces its own packed
+// blocks: panels(context, k0, kc, j0, nc, scratch) returns B[k0 .. k0+kc,
+// j0 .. j0+nc] in the panel layout of gemm_packing.h, either written into
+// `scratch` (room for the whole block) or found elsewhere (weights packed
+// ahead of time). j0 is a multiple of the panel width. Used for the column
+// matrix of a convolution, gathered straight from the image.
+struct PanelSourceF32 {
+  const float* (*panels)(const void* context, int64_t k0, int64_t kc, int64_t j0, int64_t nc,
+                         float* scratch) = nullptr;
+  const void* context = nullptr;
+};
+
+// gemm_f32 with B given by its panels; always the packed (blocked) path.
+void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, float* C, int64_t ldc,
+              bool accumulate, GemmBias bias = {});
 
 // Row-major operands with row strides lda and ldb.
 inline void gemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,

@@ -14,8 +14,8 @@
 
 namespace pt2web::gemm_detail {
 
-constexpr int64_t kTileRows = 4;  // MR
-constexpr int64_t kTileCols = 8;  // NR
+constexpr int64_t kTileRows = 2;   // MR
+constexpr int64_t kTileCols = 16;  // NR
 
 inline int64_t panel_count(int64_t n, int64_t width) { return (n + width - 1) / width; }
 

@@ -1,4 +1,4 @@
-// The fast GEMM against the reference loop: every tail of the 4x8 tile and
+// The fast GEMM against the reference loop: every tail of the 2x16 tile and
 // of the K/M/N blocks, products of up to four rows and of one column (the
 // unpacked paths, every tile tail in every layout),
 // transposed and strided operands, accumulation into C, biases the product
@@ -96,6 +96,9 @@ TEST_CASE("gemm matches the reference across block edges", "[kernels][gemm]") {
   check_against_reference(130, 33, 300, Layout::RowMajor, Layout::RowMajor, false);
   check_against_reference(6, 1030, 257, Layout::RowMajor, Layout::RowMajor, true);
   check_against_reference(129, 1025, 513, Layout::RowMajor, Layout::Transposed, false);
+  // All rows in one block: A packed once for all K blocks, B in narrow blocks.
+  check_against_reference(50, 300, 520, Layout::RowMajor, Layout::Transposed, false, true, true);
+  check_against_reference(120, 2100, 72, Layout::Strided, Layout::RowMajor, true);
 }
 
 TEST_CASE("gemm reads transposed and strided operands", "[kernels][gemm]") {
