@@ -241,7 +241,11 @@ test('browser: cache: true keeps the model in the Cache API across a reload, rev
   try {
     const first = await runPage(context, '?cache=1', { server });
     assert.deepEqual(modelFetches(), [200]);
-    assert.deepEqual(first.result.stages, ['download', 'wasm', 'prepare', 'ready'].filter((s) => first.result.stages.includes(s)));
+    // The model download and the wasm fetch run side by side, so either may
+    // report first; preparing and ready come after both.
+    const early = first.result.stages.slice(0, -2);
+    assert.ok(early.includes('download'), `stages ${first.result.stages}`);
+    assert.ok(early.every((s) => s === 'download' || s === 'wasm'), `stages ${first.result.stages}`);
     assert.deepEqual(first.result.stages.slice(-2), ['prepare', 'ready']);
     const [entry] = first.result.cached;
     assert.equal(entry.url, `${server.url}digits/model.pt2`);
