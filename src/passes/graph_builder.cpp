@@ -81,9 +81,7 @@ bool is_view_operator(const std::string& qualified) {
       "expand", "squeeze", "unsqueeze", "alias", "as_strided", "diagonal", "unflatten", "flatten",
       "split", "split_with_sizes", "chunk", "unbind", "detach", "view_as", "expand_as", "unfold",
       "movedim", "swapaxes", "real", "imag", "view_as_real", "view_as_complex"};
-  size_t colons = qualified.find("::");
-  std::string op = colons == std::string::npos ? qualified : qualified.substr(colons + 2);
-  return views.count(op.substr(0, op.find('.'))) != 0;
+  return views.count(fx_base_name(qualified)) != 0;
 }
 
 GraphBuilder::GraphBuilder(const Graph& source, FxNames names, const std::map<std::string, std::string>& renamed)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ops/registry.h"
+#include "passes/fx_names.h"
 #include "passes/graph_builder.h"
 #include "passes/program_state.h"
 #include "runtime/executor.h"
@@ -23,9 +24,7 @@ bool is_random(const std::string& qualified) {
       "uniform", "exponential", "geometric", "log_normal", "cauchy", "multinomial", "poisson", "dropout",
       "native_dropout", "feature_dropout", "alpha_dropout", "rrelu", "rrelu_with_noise", "rrelu_with_noise_functional",
       "_fused_dropout", "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided"};
-  size_t colons = qualified.find("::");
-  std::string op = colons == std::string::npos ? qualified : qualified.substr(colons + 2);
-  return random.count(op.substr(0, op.find('.'))) != 0;
+  return random.count(fx_base_name(qualified)) != 0;
 }
 
 int64_t byte_size(const TensorMeta& m) {
