@@ -46,19 +46,6 @@ bool is_typed_array(const val& v) {
          val::global("ArrayBuffer").call<bool>("isView", v) && !v.instanceof(val::global("DataView"));
 }
 
-// A Uint8Array over exactly the bytes of an ArrayBuffer view.
-val byte_view(const val& view) {
-  return val::global("Uint8Array").new_(view["buffer"], view["byteOffset"], view["byteLength"]);
-}
-
-// Copies n bytes from a JS byte view into wasm memory at dst. The heap view
-// is made after every allocation, right before the copy.
-void copy_from_js(const val& bytes, void* dst, size_t n) {
-  if (n == 0) return;
-  val heap(emscripten::typed_memory_view(n, static_cast<uint8_t*>(dst)));
-  heap.call<void>("set", bytes);
-}
-
 Shape shape_from_js(const val& v, const std::string& path) {
   if (!v.isArray()) fail(ErrorCode::BadInput, "tensor at ", path, ": shape must be an array of sizes");
   Shape shape;
@@ -155,20 +142,6 @@ void copy_tensor_into(const Tensor& tensor, const val& typed_array) {
   if (n == 0) return;
   val heap(emscripten::typed_memory_view(n, static_cast<const uint8_t*>(tensor.raw_data())));
   target.call<void>("set", heap);
-}
-
-Bytes bytes_from_js(const val& v) {
-  val bytes = v;
-  if (v.instanceof(val::global("ArrayBuffer"))) {
-    bytes = val::global("Uint8Array").new_(v);
-  } else if (val::global("ArrayBuffer").call<bool>("isView", v)) {
-    bytes = byte_view(v);
-  } else {
-    fail(ErrorCode::BadInput, "program bytes must be a Uint8Array, another ArrayBuffer view or an ArrayBuffer");
-  }
-  auto out = std::make_shared<std::vector<uint8_t>>(js_length(bytes));
-  copy_from_js(bytes, out->data(), out->size());
-  return out;
 }
 
 val bytes_to_js(const std::vector<uint8_t>& bytes) {

@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "util/bytes.h"
 #include "tensor/tensor.h"
 
 namespace pt2web::js {
@@ -34,9 +33,6 @@ emscripten::val tensor_to_js(const Tensor& tensor);
 
 // Copies a contiguous wasm tensor's elements into an existing typed array of the same byte size.
 void copy_tensor_into(const Tensor& tensor, const emscripten::val& typed_array);
-
-// Copies a Uint8Array (or any ArrayBuffer view, or an ArrayBuffer) into new shared bytes.
-Bytes bytes_from_js(const emscripten::val& v);
 
 // Copies bytes into a new Uint8Array.
 emscripten::val bytes_to_js(const std::vector<uint8_t>& bytes);

@@ -8,6 +8,7 @@
 #include <emscripten/val.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace pt2web::js {
@@ -19,5 +20,18 @@ inline size_t js_length(const emscripten::val& v) {
 
 // typeof v: "object", "number", "bigint", "string", "boolean", "undefined", "function", ...
 inline std::string type_of(const emscripten::val& v) { return v.typeOf().as<std::string>(); }
+
+// A Uint8Array over exactly the bytes of an ArrayBuffer view.
+inline emscripten::val byte_view(const emscripten::val& view) {
+  return emscripten::val::global("Uint8Array").new_(view["buffer"], view["byteOffset"], view["byteLength"]);
+}
+
+// Copies n bytes from a JS byte view into wasm memory at dst. The heap view
+// is made after every allocation, right before the copy.
+inline void copy_from_js(const emscripten::val& bytes, void* dst, size_t n) {
+  if (n == 0) return;
+  emscripten::val heap(emscripten::typed_memory_view(n, static_cast<uint8_t*>(dst)));
+  heap.call<void>("set", bytes);
+}
 
 }  // namespace pt2web::js

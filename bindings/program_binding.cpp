@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "js_byte_source.h"
 #include "js_result.h"
 #include "js_tensor.h"
 #include "js_util.h"
@@ -47,7 +48,7 @@ LoadedProgram& ProgramBinding::program() {
 
 val ProgramBinding::load(const val& bytes, const std::string& label) {
   return guarded([&] {
-    program_ = std::make_unique<LoadedProgram>(bytes_from_js(bytes), label);
+    program_ = std::make_unique<LoadedProgram>(js_byte_source(bytes), label);
     return val::undefined();
   });
 }
@@ -155,7 +156,7 @@ val ProgramBinding::printed() const {
 }
 
 val inspect_archive(const val& bytes, const std::string& label) {
-  return guarded([&] { return json_text(pt2web::inspect_archive(bytes_from_js(bytes), label, {true})); });
+  return guarded([&] { return json_text(pt2web::inspect_archive(js_byte_source(bytes), label, {true})); });
 }
 
 val heap_stats() {

@@ -3,9 +3,11 @@
 // (runtime/loaded_program.h) and turns results back. Every method returns a
 // result object (js_result.h); none throws into JavaScript.
 //
-// Ownership: the program bytes are copied out of the JS heap once, into a
-// vector shared by the program's tensors (weights borrow it). JS must call
-// delete() (npm's Program.dispose()) to free it.
+// Ownership: the program is read from its JS bytes through a JsByteSource
+// (js_byte_source.h): only the ranges the loader parses and the weights the
+// program reads are copied into wasm memory; the source keeps the JS bytes
+// alive for the weights left in them. JS must call delete() (npm's
+// Program.dispose()) to free the program.
 #pragma once
 
 #include <emscripten/val.h>

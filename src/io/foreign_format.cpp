@@ -22,11 +22,11 @@ bool looks_like_onnx(const uint8_t* data, size_t size) {
 }
 
 // safetensors: an 8-byte little-endian header length, then a JSON object.
-bool looks_like_safetensors(const uint8_t* data, size_t size) {
+bool looks_like_safetensors(const uint8_t* data, size_t size, uint64_t total) {
   if (size < 10) return false;
   uint64_t length = 0;
   for (int i = 7; i >= 0; --i) length = (length << 8) | data[i];
-  return length > 1 && length <= size - 8 && data[8] == '{';
+  return length > 1 && length <= total - 8 && data[8] == '{';
 }
 
 // Entries of the archive's top folder (torch writes "<name>/...") or root.
@@ -41,7 +41,8 @@ bool has_entry(const ZipArchive& archive, const std::string& suffix) {
 
 }  // namespace
 
-std::string foreign_file_kind(const uint8_t* data, size_t size) {
+std::string foreign_file_kind(const uint8_t* data, size_t size, uint64_t total) {
+  if (total == UINT64_MAX) total = size;
   if (starts_with(data, size, "PK")) return "";
   if (looks_like_onnx(data, size)) return "an ONNX model";
   if (starts_with(data, size, "GGUF")) return "a GGUF model (llama.cpp)";
@@ -49,7 +50,7 @@ std::string foreign_file_kind(const uint8_t* data, size_t size) {
   if (starts_with(data, size, "\x89HDF\r\n\x1a\n")) return "an HDF5 file (Keras .h5 weights?)";
   if (size >= 2 && data[0] == 0x80 && data[1] >= 2 && data[1] <= 5)
     return "a Python pickle (torch.save's legacy format?)";
-  if (looks_like_safetensors(data, size)) return "a safetensors file (weights only, no program)";
+  if (looks_like_safetensors(data, size, total)) return "a safetensors file (weights only, no program)";
   return "";
 }
 

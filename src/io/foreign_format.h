@@ -17,7 +17,9 @@
 namespace pt2web {
 
 // What a file that is not a zip archive is ("an ONNX model", ...), or "".
-std::string foreign_file_kind(const uint8_t* data, size_t size);
+// data holds the file's first `size` bytes (a few kilobytes are enough) of
+// `total` (the whole file by default).
+std::string foreign_file_kind(const uint8_t* data, size_t size, uint64_t total = UINT64_MAX);
 
 // What a zip archive that holds no torch.export program is ("a TorchScript
 // archive (torch.jit.save)", ...), or "".

@@ -1,6 +1,8 @@
 #include "io/pt2_loader.h"
 
+#include <algorithm>
 #include <cstring>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "io/foreign_format.h"
@@ -15,6 +17,13 @@ namespace pt2web {
 namespace {
 
 using json = nlohmann::json;
+
+// A state-dict load whose records stay in the source until settle_state()
+// says which the program reads. Null when everything is read at load.
+struct Deferral {
+  std::vector<UnreadStorage> storages;
+  UnreadState* out = nullptr;
+};
 
 // Copies a dict PyValue of tensors into name -> Tensor maps, keeping order.
 void take_tensors(const PyValue& dict, const std::string& what, std::map<std::string, Tensor>* out,
@@ -40,9 +49,9 @@ void take_constants(const PyValue& dict, ExportedProgram& ep) {
 }
 
 PyValue load_nested(const ZipArchive& archive, const std::string& entry,
-                    StorageAlignment alignment = StorageAlignment::CopyMisaligned) {
+                    StorageAlignment alignment = StorageAlignment::CopyMisaligned, Deferral* deferral = nullptr) {
   ZipArchive nested = archive.open_nested(entry);
-  return torch_load(nested, alignment);
+  return torch_load(nested, alignment, deferral ? &deferral->storages : nullptr);
 }
 
 // The state dict is loaded without aligning misaligned storages (the legacy
@@ -61,6 +70,48 @@ void align_read_state(ExportedProgram& ep) {
     if (!copy) copy = aligned(t).storage();
     t = Tensor(copy, t.dtype(), t.sizes(), t.strides(), t.storage_offset());
   }
+}
+
+// Replaces the placeholders torch_load left for `deferral`: the storages of
+// the entries the program reads (its signature's parameters and buffers),
+// and of any entry sharing one with them, are copied out of the source now,
+// on the loading thread; the other entries (the float originals PT2E keeps
+// next to its int8 weights) leave the state dict for deferral->out.
+void settle_state(ExportedProgram& ep, Deferral* deferral) {
+  if (deferral == nullptr || deferral->storages.empty()) return;
+  std::map<const Storage*, const UnreadStorage*> unread;
+  for (const UnreadStorage& u : deferral->storages) unread[u.placeholder.get()] = &u;
+  std::map<const Storage*, std::shared_ptr<Storage>> fetched;
+  auto rebuild = [&](Tensor& t, const UnreadStorage& u) {
+    std::shared_ptr<Storage>& storage = fetched[u.placeholder.get()];
+    if (!storage) storage = copy_record(*u.source, u.offset, u.nbytes);
+    t = Tensor(storage, t.dtype(), t.sizes(), t.strides(), t.storage_offset());
+  };
+  for (const auto& spec : ep.signature.input_specs) {
+    if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer) continue;
+    auto it = ep.state_dict.find(spec.target);
+    if (it == ep.state_dict.end()) continue;
+    auto u = unread.find(it->second.storage().get());
+    if (u != unread.end()) rebuild(it->second, *u->second);
+  }
+  UnreadState& out = *deferral->out;
+  out.order = ep.state_dict_order;
+  for (auto it = ep.state_dict.begin(); it != ep.state_dict.end();) {
+    auto u = unread.find(it->second.storage().get());
+    if (u == unread.end()) {
+      ++it;
+    } else if (fetched.count(u->first) != 0) {
+      rebuild(it->second, *u->second);
+      ++it;
+    } else {
+      const Tensor& t = it->second;
+      out.tensors[it->first] = {t.dtype(), t.sizes(), t.strides(), t.storage_offset(), *u->second};
+      it = ep.state_dict.erase(it);
+    }
+  }
+  auto& order = ep.state_dict_order;
+  order.erase(std::remove_if(order.begin(), order.end(), [&](const std::string& name) { return out.tensors.count(name) != 0; }),
+              order.end());
 }
 
 // Example inputs are a convenience the program does not need: when they
@@ -83,13 +134,14 @@ void check_schema_version(const ExportedProgram& ep, const std::string& label) {
          ep.schema_version.minor, " is not supported (pt2web reads 5.x to 8.x)");
 }
 
-ExportedProgram load_legacy(const ZipArchive& archive, const std::string& label) {
+ExportedProgram load_legacy(const ZipArchive& archive, const std::string& label, Deferral* deferral) {
   ExportedProgram ep = parse_program_json(archive.read_string("serialized_exported_program.json"));
   check_schema_version(ep, label);
   for (const char* name : {"serialized_state_dict.pt", "serialized_state_dict.json"})
     if (archive.contains(name) && archive.find(name)->size > 0) {
-      take_tensors(load_nested(archive, name, StorageAlignment::KeepMisaligned), std::string(label) + " state dict",
-                   &ep.state_dict, &ep.state_dict_order);
+      take_tensors(load_nested(archive, name, StorageAlignment::KeepMisaligned, deferral),
+                   std::string(label) + " state dict", &ep.state_dict, &ep.state_dict_order);
+      settle_state(ep, deferral);
       align_read_state(ep);
       break;
     }
@@ -113,12 +165,10 @@ Tensor load_raw_payload(const ZipArchive& archive, const std::string& file, cons
   for (const auto& s : tm.at("sizes")) sizes.push_back(s.at("as_int").get<int64_t>());
   for (const auto& s : tm.at("strides")) strides.push_back(s.at("as_int").get<int64_t>());
   int64_t offset = tm.at("storage_offset").at("as_int").get<int64_t>();
-  ByteSpan span = archive.read(file);
-  std::string problem = view_bounds_problem(sizes, strides, offset, span.size / element_size(dtype));
+  const ZipArchive::Entry& entry = archive.stored_entry(file);
+  std::string problem = view_bounds_problem(sizes, strides, offset, entry.size / element_size(dtype));
   if (!problem.empty()) fail(ErrorCode::BadFile, archive.label(), ": weight file '", file, "': ", problem);
-  auto storage = Storage::allocate(span.size);
-  std::memcpy(storage->data(), span.data, span.size);
-  return Tensor(storage, dtype, sizes, strides, offset);
+  return Tensor(copy_record(*archive.source(), entry.data_offset, entry.size), dtype, sizes, strides, offset);
 }
 
 // Raw weights (torch >= 2.9): a PayloadConfig JSON maps names to files.
@@ -149,7 +199,7 @@ void load_payloads(const ZipArchive& archive, const std::string& root, const std
 }
 
 ExportedProgram load_pt2_archive(const ZipArchive& archive, const std::string& root,
-                                 const std::string& label) {
+                                 const std::string& label, Deferral* deferral) {
   const std::string model = "model";
   std::string program_entry = root + "models/" + model + ".json";
   if (!archive.contains(program_entry)) {
@@ -166,9 +216,11 @@ ExportedProgram load_pt2_archive(const ZipArchive& archive, const std::string& r
   check_schema_version(ep, label);
   std::string weights_pt = root + "data/weights/" + name + ".pt";
   std::string weights_cfg = root + "data/weights/" + name + "_weights_config.json";
-  if (archive.contains(weights_pt))
-    take_tensors(load_nested(archive, weights_pt), label + " weights", &ep.state_dict, &ep.state_dict_order);
-  else if (archive.contains(weights_cfg))
+  if (archive.contains(weights_pt)) {
+    take_tensors(load_nested(archive, weights_pt, StorageAlignment::CopyMisaligned, deferral), label + " weights",
+                 &ep.state_dict, &ep.state_dict_order);
+    settle_state(ep, deferral);
+  } else if (archive.contains(weights_cfg))
     load_payloads(archive, root, "data/weights/", weights_cfg, false, ep);
   std::string constants_pt = root + "data/constants/" + name + ".pt";
   std::string constants_cfg = root + "data/constants/" + name + "_constants_config.json";
@@ -181,14 +233,17 @@ ExportedProgram load_pt2_archive(const ZipArchive& archive, const std::string& r
   return ep;
 }
 
-}  // namespace
-
-ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout) {
-  if (bytes) {
-    std::string kind = foreign_file_kind(bytes->data(), bytes->size());
+ExportedProgram load_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
+                             ArchiveLayout* layout, Deferral* deferral) {
+  if (source) {
+    // Other formats show in their first bytes.
+    constexpr uint64_t kSniffBytes = 4096;
+    uint64_t size = source->size();
+    SharedBytes head = source->read(0, std::min(size, kSniffBytes));
+    std::string kind = foreign_file_kind(head.data, head.size, size);
     if (!kind.empty()) fail(ErrorCode::BadFile, label, " is ", kind, ", not a torch.export program; ", foreign_format_advice());
   }
-  ZipArchive archive = ZipArchive::open(std::move(bytes), label);
+  ZipArchive archive = ZipArchive::open(std::move(source), label);
   if (layout) {
     layout->entries.clear();
     for (const auto& e : archive.entries()) layout->entries.emplace_back(e.name, e.size);
@@ -198,7 +253,7 @@ ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* l
       layout->kind = "legacy";
       layout->program_entry = "serialized_exported_program.json";
     }
-    return load_legacy(archive, label);
+    return load_legacy(archive, label, deferral);
   }
   // PT2 archive: "<root>/archive_format" == "pt2" (or at the zip root).
   std::string root;
@@ -214,13 +269,44 @@ ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* l
         layout->kind = "pt2-archive";
         layout->program_entry = candidate + "models/model.json";
       }
-      return load_pt2_archive(archive, candidate, label);
+      return load_pt2_archive(archive, candidate, label, deferral);
     }
   }
   std::string kind = foreign_zip_kind(archive);
   if (!kind.empty()) fail(ErrorCode::BadFile, label, " is ", kind, ", not a torch.export program; ", foreign_format_advice());
   fail(ErrorCode::BadFile, label,
        " is a zip but not a torch.export archive (no serialized_exported_program.json or archive_format)");
+}
+
+}  // namespace
+
+ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout) {
+  return load_pt2(bytes ? memory_source(std::move(bytes)) : nullptr, label, layout);
+}
+
+ExportedProgram load_pt2(std::shared_ptr<const ByteSource> source, const std::string& label,
+                         ArchiveLayout* layout, UnreadState* unread) {
+  if (unread) *unread = UnreadState();
+  Deferral deferral;
+  deferral.out = unread;
+  bool defer = unread != nullptr && source && !source->borrows();
+  return load_archive(std::move(source), label, layout, defer ? &deferral : nullptr);
+}
+
+Tensor UnreadTensor::fetch() const {
+  return Tensor(copy_record(*storage.source, storage.offset, storage.nbytes), dtype, sizes, strides, storage_offset);
+}
+
+void UnreadState::restore(ExportedProgram& ep) const {
+  if (tensors.empty()) return;
+  for (const auto& [name, tensor] : tensors) ep.state_dict[name] = tensor.fetch();
+  // The archive's order, then any names a pass added since.
+  std::vector<std::string> merged;
+  std::set<std::string> seen;
+  for (const auto& names : {order, ep.state_dict_order})
+    for (const std::string& name : names)
+      if (ep.state_dict.count(name) != 0 && seen.insert(name).second) merged.push_back(name);
+  ep.state_dict_order = std::move(merged);
 }
 
 }  // namespace pt2web

@@ -4,13 +4,23 @@
 // rebuilds the state dict, constants and example inputs.
 //
 // Ownership: weights borrow `bytes` where alignment allows (Storage keeps the
-// bytes alive). Errors: Error(BadFile) naming the archive entry at fault;
+// bytes alive). Over a source that copies (a JS buffer, io/byte_source.h)
+// only the ranges parsed and the weights kept are copied, once. Given
+// `unread`, the state-dict entries the program does not read (not in its
+// signature, such as the float originals PT2E keeps next to its int8
+// weights) are not copied at all: they leave the state dict for `unread`,
+// which reads them from the source when asked (and keeps it alive).
+// Errors: Error(BadFile) naming the archive entry at fault;
 // Error(Unsupported) for features pt2web cannot read (compressed entries,
 // torchbind objects, schema majors other than 8 and earlier known ones).
 #pragma once
 
 #include <string>
 
+#include <map>
+#include <vector>
+
+#include "io/torch_load.h"
 #include "io/zip_archive.h"
 #include "program/exported_program.h"
 
@@ -22,6 +32,26 @@ struct ArchiveLayout {
   std::vector<std::pair<std::string, uint64_t>> entries;  // name, size
 };
 
+// A state-dict entry left in its source: the tensor's geometry and record.
+struct UnreadTensor {
+  DType dtype = DType::Float32;
+  Shape sizes, strides;
+  int64_t storage_offset = 0;
+  UnreadStorage storage;
+  Tensor fetch() const;  // a copy read from the source now
+};
+
+// The entries load_pt2 left in the source, and the archive's full order.
+struct UnreadState {
+  std::map<std::string, UnreadTensor> tensors;
+  std::vector<std::string> order;  // every state-dict name, read or not
+  // Puts the unread entries back into ep's state dict (read from the
+  // source now) and restores the archive's order.
+  void restore(ExportedProgram& ep) const;
+};
+
 ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout = nullptr);
+ExportedProgram load_pt2(std::shared_ptr<const ByteSource> source, const std::string& label,
+                         ArchiveLayout* layout = nullptr, UnreadState* unread = nullptr);
 
 }  // namespace pt2web

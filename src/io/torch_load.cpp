@@ -155,6 +155,16 @@ std::shared_ptr<Storage> copy_storage(const Storage& src, size_t unit) {
   return copy;
 }
 
+}  // namespace
+
+std::shared_ptr<Storage> copy_record(const ByteSource& source, uint64_t offset, uint64_t nbytes) {
+  auto storage = Storage::allocate_heap(static_cast<size_t>(nbytes), false);
+  source.copy(offset, nbytes, storage->data());
+  return storage;
+}
+
+namespace {
+
 // One "<root>/data/<key>" record as the tensors use it.
 struct StorageRecord {
   std::shared_ptr<Storage> storage;  // borrowed from the archive, or an owned copy
@@ -232,15 +242,17 @@ constexpr int kMaxResultDepth = 512;
 
 class Unpickler {
  public:
-  Unpickler(const ZipArchive& archive, std::string root, bool big_endian, StorageAlignment alignment)
+  Unpickler(const ZipArchive& archive, std::string root, bool big_endian, StorageAlignment alignment,
+            std::vector<UnreadStorage>* unread)
       : archive_(archive),
+        unread_(unread),
         root_(std::move(root)),
         pickle_name_(root_ + "/data.pkl"),
         big_endian_(big_endian),
         alignment_(alignment) {
-    ByteSpan span = archive_.read(pickle_name_);
-    data_ = span.data;
-    size_ = span.size;
+    pickle_ = archive_.read(pickle_name_);
+    data_ = pickle_.data;
+    size_ = pickle_.size;
   }
 
   // Python containers can reference each other in cycles (a list appended to
@@ -583,14 +595,28 @@ class Unpickler {
     }
     std::string record = root_ + "/data/" + key;
     if (!archive_.contains(record)) bad("storage record '", record, "' is missing");
-    ByteSpan span = archive_.read(record);
-    if (span.size != nbytes)
-      bad("storage record '", record, "' holds ", span.size, " bytes but the pickle expects ",
+    const ZipArchive::Entry& entry = archive_.stored_entry(record);
+    if (entry.size != nbytes)
+      bad("storage record '", record, "' holds ", entry.size, " bytes but the pickle expects ",
           numel, " elements of ", dtype_name(dtype), " (", nbytes, " bytes)");
+    const std::shared_ptr<const ByteSource>& source = archive_.source();
+    if (!source->borrows()) {
+      // A source that copies (a JS buffer): each record is copied once,
+      // 16-byte aligned, or left unread for the caller to settle.
+      if (unread_ != nullptr) {
+        auto placeholder = Storage::borrow(nullptr, nbytes, nullptr);
+        unread_->push_back({placeholder, source, entry.data_offset, nbytes});
+        storages_[key].storage = std::move(placeholder);
+      } else {
+        storages_[key].storage = copy_record(*source, entry.data_offset, nbytes);
+      }
+      return;
+    }
+    SharedBytes span = archive_.read(record);
     // The storage may be written through by runtime buffer mutations; the
-    // archive's vector is heap memory that is only const by convention.
+    // source's bytes are heap memory that is only const by convention.
     auto* data = const_cast<uint8_t*>(span.data);
-    storages_[key].storage = Storage::borrow(data, span.size, archive_.bytes());
+    storages_[key].storage = Storage::borrow(data, span.size, std::move(span.owner));
   }
 
   // The storage of `key` ready for elements of dtype: byte-swapped for a
@@ -866,10 +892,12 @@ class Unpickler {
   }
 
   const ZipArchive& archive_;
+  std::vector<UnreadStorage>* unread_;  // null: read every record
   std::string root_;
   std::string pickle_name_;
   bool big_endian_;
   StorageAlignment alignment_;
+  SharedBytes pickle_;  // data.pkl, alive while it is parsed
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
   size_t pos_ = 0;
@@ -918,13 +946,14 @@ bool read_big_endian(const ZipArchive& archive, const std::string& root) {
 
 }  // namespace
 
-PyValue torch_load(const ZipArchive& archive, StorageAlignment alignment) {
+PyValue torch_load(const ZipArchive& archive, StorageAlignment alignment, std::vector<UnreadStorage>* unread) {
   std::string root = find_root(archive);
   if (!archive.contains(root + "/data.pkl"))
     fail(ErrorCode::BadFile, archive.label(), ": not a torch.save archive: no '", root,
          "/data.pkl'");
   bool big_endian = read_big_endian(archive, root);
-  Unpickler unpickler(archive, root, big_endian, alignment);
+  // Big-endian records are swapped as they are read, so all are read.
+  Unpickler unpickler(archive, root, big_endian, alignment, big_endian ? nullptr : unread);
   return unpickler.run();
 }
 

@@ -21,18 +21,23 @@ constexpr uint64_t kEndSize = 22;
 constexpr uint64_t kZip64LocatorSize = 20;
 constexpr uint64_t kZip64EndSize = 56;
 constexpr uint64_t kMaxCommentSize = 0xFFFF;
+constexpr uint64_t kNearTail = 1024;
 
 // 32-bit (and 16-bit) fields holding this value defer to the zip64 records.
 constexpr uint32_t kSaturated32 = 0xFFFFFFFF;
 constexpr uint16_t kSaturated16 = 0xFFFF;
 
-// A bounds-checked little-endian reader over the archive's range. Positions
-// are relative to the start of the archive; every read checks that it lies
-// inside the range and throws BadFile naming the label when it does not.
+// A bounds-checked little-endian reader over the archive's range of a
+// ByteSource. Positions are relative to the start of the archive; every read
+// checks that it lies inside the range and throws BadFile naming the label
+// when it does not. The bytes are fetched a window at a time (a window holds
+// at least `window` bytes from the position read, or the range prefetch()
+// asks for), so a reader over a JS buffer copies only what it parses.
 class View {
  public:
-  View(const uint8_t* data, uint64_t size, const std::string& label)
-      : data_(data), size_(size), label_(label) {}
+  View(const ByteSource& source, uint64_t base, uint64_t size, const std::string& label,
+       uint64_t window = 4096)
+      : source_(source), base_(base), size_(size), label_(label), window_(window) {}
 
   uint64_t size() const { return size_; }
 
@@ -44,25 +49,35 @@ class View {
           " bytes) extends past the end of the ", size_, "-byte archive");
   }
 
+  // Fetches [begin, end) (inside the range) as the current window.
+  void prefetch(uint64_t begin, uint64_t end) const {
+    bytes_ = source_.read(base_ + begin, end - begin);
+    begin_ = begin;
+  }
+
   uint16_t u16(uint64_t pos, const char* what) const {
-    need(pos, 2, what);
-    return static_cast<uint16_t>(data_[pos] | (data_[pos + 1] << 8));
+    const uint8_t* p = at(pos, 2, what);
+    return static_cast<uint16_t>(p[0] | (p[1] << 8));
   }
   uint32_t u32(uint64_t pos, const char* what) const {
-    need(pos, 4, what);
+    const uint8_t* p = at(pos, 4, what);
     uint32_t v = 0;
-    for (int k = 3; k >= 0; --k) v = (v << 8) | data_[pos + k];
+    for (int k = 3; k >= 0; --k) v = (v << 8) | p[k];
     return v;
   }
   uint64_t u64(uint64_t pos, const char* what) const {
-    need(pos, 8, what);
+    const uint8_t* p = at(pos, 8, what);
     uint64_t v = 0;
-    for (int k = 7; k >= 0; --k) v = (v << 8) | data_[pos + k];
+    for (int k = 7; k >= 0; --k) v = (v << 8) | p[k];
     return v;
   }
   std::string str(uint64_t pos, uint64_t len, const char* what) const {
-    need(pos, len, what);
-    return std::string(reinterpret_cast<const char*>(data_ + pos), static_cast<size_t>(len));
+    if (len == 0) {
+      need(pos, 0, what);
+      return {};
+    }
+    const uint8_t* p = at(pos, len, what);
+    return std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(len));
   }
 
   template <typename... Parts>
@@ -71,9 +86,23 @@ class View {
   }
 
  private:
-  const uint8_t* data_;
+  // The bytes [pos, pos + len), checked to lie in the archive, fetched into
+  // the window when they are not in it yet.
+  const uint8_t* at(uint64_t pos, uint64_t len, const char* what) const {
+    need(pos, len, what);
+    bool inside = bytes_.data != nullptr && pos >= begin_ && len <= bytes_.size &&
+                  pos - begin_ <= bytes_.size - len;
+    if (!inside) prefetch(pos, pos + std::min(std::max(len, window_), size_ - pos));
+    return bytes_.data + (pos - begin_);
+  }
+
+  const ByteSource& source_;
+  uint64_t base_;
   uint64_t size_;
   const std::string& label_;
+  uint64_t window_;
+  mutable SharedBytes bytes_;  // the current window: archive bytes from begin_
+  mutable uint64_t begin_ = 0;
 };
 
 // Where the central directory is, from the (zip64) end records.
@@ -90,12 +119,20 @@ uint64_t find_end_record(const View& view) {
     view.bad("not a zip archive: ", view.size(), " bytes is smaller than an end record");
   uint64_t last = view.size() - kEndSize;
   uint64_t stop = last > kMaxCommentSize ? last - kMaxCommentSize : 0;
-  for (uint64_t pos = last;; --pos) {
-    if (view.u32(pos, "end record") == kEndSig) {
-      uint64_t comment = view.u16(pos + 20, "end record comment length");
-      if (comment <= view.size() - pos - kEndSize) return pos;
+  // Archives rarely carry a comment (torch writes none): the last kilobyte
+  // is fetched first, and the whole range a comment allows only if the
+  // record is not there.
+  uint64_t near = std::max(stop, last > kNearTail ? last - kNearTail : 0);
+  for (uint64_t from : {near, stop}) {
+    view.prefetch(from, view.size());
+    for (uint64_t pos = from == near ? last : near - 1;; --pos) {
+      if (view.u32(pos, "end record") == kEndSig) {
+        uint64_t comment = view.u16(pos + 20, "end record comment length");
+        if (comment <= view.size() - pos - kEndSize) return pos;
+      }
+      if (pos == from) break;
     }
-    if (pos == stop) break;
+    if (from == stop) break;
   }
   view.bad("not a zip archive, or truncated: no end-of-central-directory record");
 }
@@ -127,6 +164,7 @@ Directory read_directory(const View& view) {
   if (dir.entries > dir.size / kCentralHeaderSize)
     view.bad("corrupt archive: a central directory of ", dir.size, " bytes cannot hold ",
              dir.entries, " entries");
+  view.prefetch(dir.offset, dir.offset + dir.size);
   return dir;
 }
 
@@ -187,8 +225,10 @@ uint64_t local_data_offset(const View& view, uint64_t header, const ZipArchive::
 
 // Parses the central directory header at `pos`; returns the header's length
 // and sets `local_offset` to where the entry's local header starts.
-uint64_t read_central_entry(const View& view, uint64_t pos, uint64_t dir_end, uint64_t index,
-                            ZipArchive::Entry& entry, uint64_t& local_offset) {
+// Local headers are read through `locals`, a reader of its own, so the
+// directory's window stays in place.
+uint64_t read_central_entry(const View& view, const View& locals, uint64_t pos, uint64_t dir_end,
+                            uint64_t index, ZipArchive::Entry& entry, uint64_t& local_offset) {
   if (dir_end - pos < kCentralHeaderSize)
     view.bad("corrupt archive: central directory entry ", index, " is truncated");
   if (view.u32(pos, "central directory") != kCentralHeaderSig)
@@ -213,7 +253,7 @@ uint64_t read_central_entry(const View& view, uint64_t pos, uint64_t dir_end, ui
   if (entry.method == 0 && entry.size != entry.compressed_size)
     view.bad("corrupt archive: stored entry '", entry.name, "' has size ", entry.size,
              " but compressed size ", entry.compressed_size);
-  entry.data_offset = local_data_offset(view, local_offset, entry);
+  entry.data_offset = local_data_offset(locals, local_offset, entry);
   return length;
 }
 
@@ -240,7 +280,13 @@ void check_no_overlap(const View& view, std::vector<RecordSpan> spans) {
 
 ZipArchive ZipArchive::open(Bytes bytes, std::string label, uint64_t offset, uint64_t length) {
   if (!bytes) fail(ErrorCode::BadFile, label, ": no bytes to open as a zip archive");
-  uint64_t total = bytes->size();
+  return open(memory_source(std::move(bytes)), std::move(label), offset, length);
+}
+
+ZipArchive ZipArchive::open(std::shared_ptr<const ByteSource> source, std::string label,
+                            uint64_t offset, uint64_t length) {
+  if (!source) fail(ErrorCode::BadFile, label, ": no bytes to open as a zip archive");
+  uint64_t total = source->size();
   if (offset > total)
     fail(ErrorCode::BadFile, label, ": archive offset ", offset, " is past the end of ", total,
          " bytes");
@@ -250,9 +296,10 @@ ZipArchive ZipArchive::open(Bytes bytes, std::string label, uint64_t offset, uin
          " exceeds the ", total, " available bytes");
 
   ZipArchive archive;
-  archive.bytes_ = std::move(bytes);
+  archive.source_ = std::move(source);
   archive.label_ = std::move(label);
-  View view(archive.bytes_->data() + offset, length, archive.label_);
+  View view(*archive.source_, offset, length, archive.label_);
+  View locals(*archive.source_, offset, length, archive.label_, 1);  // exact reads: no entry data
 
   Directory dir = read_directory(view);
   archive.entries_.reserve(static_cast<size_t>(dir.entries));
@@ -263,7 +310,7 @@ ZipArchive ZipArchive::open(Bytes bytes, std::string label, uint64_t offset, uin
   for (uint64_t k = 0; k < dir.entries; ++k) {
     Entry entry;
     uint64_t local_offset = 0;
-    pos += read_central_entry(view, pos, dir_end, k, entry, local_offset);
+    pos += read_central_entry(view, locals, pos, dir_end, k, entry, local_offset);
     records.emplace_back(local_offset, entry.data_offset + entry.compressed_size);
     entry.data_offset += offset;
     if (!archive.index_.emplace(entry.name, archive.entries_.size()).second)
@@ -282,24 +329,28 @@ const ZipArchive::Entry* ZipArchive::find(const std::string& name) const {
   return it == index_.end() ? nullptr : &entries_[it->second];
 }
 
-ByteSpan ZipArchive::read(const std::string& name) const {
+const ZipArchive::Entry& ZipArchive::stored_entry(const std::string& name) const {
   const Entry* entry = find(name);
   if (entry == nullptr) fail(ErrorCode::BadFile, label_, ": no entry '", name, "'");
   if (entry->method != 0)
     fail(ErrorCode::Unsupported, label_, ": entry '", name, "' is compressed (method ",
          entry->method, "); only stored entries can be read");
-  return ByteSpan{bytes_->data() + entry->data_offset, static_cast<size_t>(entry->size)};
+  return *entry;
+}
+
+SharedBytes ZipArchive::read(const std::string& name) const {
+  const Entry& entry = stored_entry(name);
+  return source_->read(entry.data_offset, entry.size);
 }
 
 std::string ZipArchive::read_string(const std::string& name) const {
-  ByteSpan span = read(name);
+  SharedBytes span = read(name);
   return std::string(reinterpret_cast<const char*>(span.data), span.size);
 }
 
 ZipArchive ZipArchive::open_nested(const std::string& name) const {
-  read(name);  // checks that the entry exists and is stored
-  const Entry* entry = find(name);
-  return open(bytes_, label_ + ":" + name, entry->data_offset, entry->size);
+  const Entry& entry = stored_entry(name);
+  return open(source_, label_ + ":" + name, entry.data_offset, entry.size);
 }
 
 }  // namespace pt2web

@@ -1,5 +1,7 @@
 #include "runtime/loaded_program.h"
 
+#include <set>
+
 #include "io/pt2_writer.h"
 #include "kernels/parallel/thread_pool.h"
 #include "runtime/input_mutation.h"
@@ -10,8 +12,13 @@ namespace pt2web {
 
 namespace {
 
-ExportedProgram load_verified(Bytes bytes, const std::string& label, ArchiveLayout* layout) {
-  ExportedProgram program = load_pt2(std::move(bytes), label, layout);
+std::shared_ptr<const ByteSource> source_of(Bytes bytes) {
+  return bytes ? memory_source(std::move(bytes)) : nullptr;
+}
+
+ExportedProgram load_verified(std::shared_ptr<const ByteSource> source, const std::string& label,
+                              ArchiveLayout* layout, UnreadState* unread = nullptr) {
+  ExportedProgram program = load_pt2(std::move(source), label, layout, unread);
   verify_program(program);
   return program;
 }
@@ -30,8 +37,11 @@ class ObserverScope {
 
 }  // namespace
 
-LoadedProgram::LoadedProgram(Bytes bytes, const std::string& label) {
-  ExportedProgram program = load_verified(std::move(bytes), label, &layout_);
+LoadedProgram::LoadedProgram(Bytes bytes, const std::string& label)
+    : LoadedProgram(source_of(std::move(bytes)), label) {}
+
+LoadedProgram::LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label) {
+  ExportedProgram program = load_verified(std::move(source), label, &layout_, &unread_);
   mutates_inputs_ = pt2web::may_mutate_inputs(program);
   session_ = std::make_unique<Session>(std::move(program));
 }
@@ -65,11 +75,40 @@ ProfiledRun LoadedProgram::run_profiled(const PyValue& args, const PyValue& kwar
   return result;
 }
 
-std::unique_ptr<LoadedProgram> LoadedProgram::decomposed(const DecompositionOptions& options) const {
-  return std::make_unique<LoadedProgram>(run_decompositions(program(), options));
+std::vector<std::pair<std::string, Tensor>> LoadedProgram::state_dict() const {
+  std::vector<std::pair<std::string, Tensor>> read = session_->state_dict();
+  if (unread_.tensors.empty()) return read;
+  std::vector<std::pair<std::string, Tensor>> out;
+  std::set<std::string> placed;
+  auto by_name = [&](const std::string& name) -> const Tensor* {
+    for (const auto& entry : read)
+      if (entry.first == name) return &entry.second;
+    return nullptr;
+  };
+  for (const std::string& name : unread_.order) {
+    auto unread = unread_.tensors.find(name);
+    if (const Tensor* t = by_name(name)) out.emplace_back(name, *t);
+    else if (unread != unread_.tensors.end()) out.emplace_back(name, unread->second.fetch());
+    else continue;
+    placed.insert(name);
+  }
+  for (const auto& entry : read)
+    if (placed.count(entry.first) == 0) out.push_back(entry);
+  return out;
 }
 
-std::vector<uint8_t> LoadedProgram::save() const { return save_pt2(program()); }
+std::unique_ptr<LoadedProgram> LoadedProgram::decomposed(const DecompositionOptions& options) const {
+  auto result = std::make_unique<LoadedProgram>(run_decompositions(program(), options));
+  result->unread_ = unread_;
+  return result;
+}
+
+std::vector<uint8_t> LoadedProgram::save() const {
+  if (unread_.tensors.empty()) return save_pt2(program());
+  ExportedProgram whole = program();
+  unread_.restore(whole);
+  return save_pt2(whole);
+}
 
 MemoryStats LoadedProgram::memory() const {
   return {session_->planned_bytes(), session_->unplanned_bytes()};
@@ -92,8 +131,13 @@ const PyValue* LoadedProgram::example_inputs() const {
 PyValue LoadedProgram::random_inputs(uint32_t seed) const { return pt2web::random_inputs(program(), seed); }
 
 nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOptions options) {
+  return inspect_archive(source_of(std::move(bytes)), label, options);
+}
+
+nlohmann::json inspect_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
+                               DescribeOptions options) {
   ArchiveLayout layout;
-  ExportedProgram program = load_verified(std::move(bytes), label, &layout);
+  ExportedProgram program = load_verified(std::move(source), label, &layout);
   return describe_program(program, &layout, options);
 }
 

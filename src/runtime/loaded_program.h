@@ -10,8 +10,8 @@
 // the calling thread); nothing is set process-wide. Results are bit-identical
 // for every count.
 //
-// Ownership: owns the program, its archive bytes (weights borrow them) and
-// its session. Runs are sequential: one LoadedProgram must not run on two
+// Ownership: owns the program, its archive bytes or source (weights borrow
+// them, or are deferred in the source) and its session. Runs are sequential: one LoadedProgram must not run on two
 // threads at once; two LoadedPrograms may.
 // Errors: the constructor throws Error(BadFile) for an unreadable archive,
 // Error(BadProgram) for a program that fails verification and
@@ -51,6 +51,9 @@ class LoadedProgram {
  public:
   // Loads, verifies and prepares; `label` names the program in errors.
   LoadedProgram(Bytes bytes, const std::string& label);
+  // The same over a source read on demand (io/byte_source.h); weights no
+  // node reads stay in the source until state_dict() or save() asks.
+  LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label);
   // A program made in memory (by run_decompositions, a pass, or a test):
   // verified and prepared as a loaded one. Throws as verify_program and
   // Session's constructor do.
@@ -84,8 +87,9 @@ class LoadedProgram {
   // The program printed in the spirit of Python's print(ep).
   std::string printed() const;
 
-  // Current parameters and buffers, in state-dict order.
-  std::vector<std::pair<std::string, Tensor>> state_dict() const { return session_->state_dict(); }
+  // Current parameters and buffers, in state-dict order. Entries no node
+  // reads that were left in the source are read from it now (copies).
+  std::vector<std::pair<std::string, Tensor>> state_dict() const;
   // Restores every buffer to its value at load time.
   void reset_state() { session_->reset_state(); }
 
@@ -109,6 +113,7 @@ class LoadedProgram {
 
  private:
   ArchiveLayout layout_;
+  UnreadState unread_;  // entries left in the source (loaded from one that copies)
   std::unique_ptr<Session> session_;
   bool mutates_inputs_ = false;
   int threads_ = 1;
@@ -118,5 +123,7 @@ class LoadedProgram {
 // programs with unsupported operators can be inspected too. Throws like the
 // LoadedProgram constructor, except for Error(Unsupported).
 nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOptions options = {});
+nlohmann::json inspect_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
+                               DescribeOptions options = {});
 
 }  // namespace pt2web

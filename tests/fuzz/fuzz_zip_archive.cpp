@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     uint64_t checksum = 0;
     for (const ZipArchive::Entry& entry : archive.entries()) {
       try {
-        ByteSpan span = archive.read(entry.name);
+        SharedBytes span = archive.read(entry.name);
         if (span.size > 0) checksum += span.data[0] + span.data[span.size - 1];
         ZipArchive nested = archive.open_nested(entry.name);
         checksum += nested.entries().size();

@@ -42,7 +42,7 @@ TEST_CASE("an ONNX export is named as such", "[foreign_format]") {
 
 TEST_CASE("a plain torch.save checkpoint is named as such", "[foreign_format]") {
   ZipArchive pt2 = ZipArchive::open(file_bytes(fixture("mlp/model.pt2")), "mlp");
-  ByteSpan span = pt2.read("serialized_state_dict.pt");
+  SharedBytes span = pt2.read("serialized_state_dict.pt");
   auto checkpoint = std::make_shared<const std::vector<uint8_t>>(span.data, span.data + span.size);
   CHECK(foreign_file_kind(checkpoint->data(), checkpoint->size()).empty());
   check_refused(checkpoint, "weights.pt", "weights.pt is a torch.save checkpoint (tensors or objects, no program)");

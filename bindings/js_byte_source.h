@@ -1,0 +1,27 @@
+// A ByteSource (io/byte_source.h) over the JavaScript bytes a program is
+// loaded from, so the .pt2 file is never copied whole into wasm memory: the
+// loader asks for the ranges it parses and the weights the program reads,
+// and each read copies just that range out of the JS array.
+//
+// Ownership: the source holds the caller's Uint8Array (or a view over the
+// ArrayBuffer it was given), keeping it alive while any deferred weight of a
+// loaded program can still read it; it is read, not copied, so bytes changed
+// after load() change what stateDict()/save() return for the weights no node
+// reads. Threads: read it only on the thread that made it (JS values belong
+// to one thread); the loader fetches every weight a run reads at load.
+// Errors: Error(BadInput) when `bytes` is not an ArrayBuffer or a view of
+// one; Error(BadFile) when a read finds the buffer shorter than at load (it
+// was detached, transferred or resized).
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <memory>
+
+#include "io/byte_source.h"
+
+namespace pt2web::js {
+
+std::shared_ptr<const ByteSource> js_byte_source(const emscripten::val& bytes);
+
+}  // namespace pt2web::js
