@@ -306,7 +306,10 @@ export class Program extends ProgramBase {
   ): { outputs: Out; profile: Array<{ target: string; calls: number; ms: number }> };
   /** The archive's example inputs (what torch.export was given), or null. */
   exampleInputs(): { args: InputValue[]; kwargs: Record<string, InputValue> } | null;
-  /** Parameters and buffers (current values, copies) by name, in state-dict order. */
+  /**
+   * Parameters and buffers (current values, copies) by name, in state-dict
+   * order. Entries no node reads are read from the bytes given to load().
+   */
   stateDict(): Record<string, Tensor>;
   /** Restores every buffer to its value at load time. */
   resetState(): void;
