@@ -1,0 +1,61 @@
+// The two bilinear sampling rules of torchvision's detection operators, on
+// one row-major plane of `height` x `width` values at a fractional (y, x).
+// Both compute in T (float or double) in torchvision's order, so results
+// round as torch's do.
+//
+// - `clamped_bilinear` (roi_align, ps_roi_align): a point further than one
+//   pixel outside the plane (or NaN) gives 0; otherwise coordinates below 0
+//   are moved to 0 and those past the last row/column to it, then the four
+//   neighbours are weighted.
+// - `zero_padded_bilinear` (deform_conv2d): the plane is surrounded by zeros;
+//   a point at or beyond one pixel outside gives 0, and each neighbour that
+//   falls outside counts as 0.
+//
+// No errors: callers pass planes of at least one element.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+namespace pt2web {
+
+template <typename T>
+inline T clamped_bilinear(const T* plane, int64_t height, int64_t width, T y, T x) {
+  const T h = static_cast<T>(height), w = static_cast<T>(width);
+  if (!(y >= T(-1) && y <= h && x >= T(-1) && x <= w)) return T(0);
+  if (y <= T(0)) y = T(0);
+  if (x <= T(0)) x = T(0);
+  int64_t y0 = static_cast<int64_t>(y), x0 = static_cast<int64_t>(x), y1, x1;
+  if (y0 >= height - 1) {
+    y0 = y1 = height - 1;
+    y = static_cast<T>(y0);
+  } else {
+    y1 = y0 + 1;
+  }
+  if (x0 >= width - 1) {
+    x0 = x1 = width - 1;
+    x = static_cast<T>(x0);
+  } else {
+    x1 = x0 + 1;
+  }
+  const T ly = y - static_cast<T>(y0), lx = x - static_cast<T>(x0);
+  const T hy = T(1) - ly, hx = T(1) - lx;
+  return hy * hx * plane[y0 * width + x0] + hy * lx * plane[y0 * width + x1] + ly * hx * plane[y1 * width + x0] +
+         ly * lx * plane[y1 * width + x1];
+}
+
+template <typename T>
+inline T zero_padded_bilinear(const T* plane, int64_t height, int64_t width, T y, T x) {
+  if (y <= T(-1) || static_cast<T>(height) <= y || x <= T(-1) || static_cast<T>(width) <= x) return T(0);
+  const int64_t y0 = static_cast<int64_t>(std::floor(y)), x0 = static_cast<int64_t>(std::floor(x));
+  const int64_t y1 = y0 + 1, x1 = x0 + 1;
+  const T ly = y - static_cast<T>(y0), lx = x - static_cast<T>(x0);
+  const T hy = T(1) - ly, hx = T(1) - lx;
+  const T v00 = (y0 >= 0 && x0 >= 0) ? plane[y0 * width + x0] : T(0);
+  const T v01 = (y0 >= 0 && x1 <= width - 1) ? plane[y0 * width + x1] : T(0);
+  const T v10 = (y1 <= height - 1 && x0 >= 0) ? plane[y1 * width + x0] : T(0);
+  const T v11 = (y1 <= height - 1 && x1 <= width - 1) ? plane[y1 * width + x1] : T(0);
+  return hy * hx * v00 + hy * lx * v01 + ly * hx * v10 + ly * lx * v11;
+}
+
+}  // namespace pt2web
