@@ -381,35 +381,24 @@ def torchvision_models():
     rois_b = _rois([[1, 2.5, 1.25, 11.75, 9.5], [0, -30.0, -30.0, -20.0, -20.0], [1, 0.3, 0.6, 2.2, 1.7]])
     rois_c = _rois([[0, 0.0, 0.0, 40.0, 32.0]])
 
-    def ra():
-        x = R(2, 3, 8, 10)
-        return RoiAlignBoth(), (x, rois_a), {}, {"x": None, "rois": {0: k}}, [
-            ("six_rois", (x, rois_a), {}), ("three_rois", (R(2, 3, 8, 10), rois_b), {}),
-            ("one_big_roi", (x, rois_c), {})], tol, \
-            "torchvision::roi_align aligned and not, fixed and adaptive sampling ratios, rois outside the image"
-    M["tv_roi_align"] = ra
+    def roi_program(module, channels, with_big_roi, desc):
+        def build():
+            x = R(2, channels, 8, 10)
+            cases = [("six_rois", (x, rois_a), {}), ("three_rois", (R(2, channels, 8, 10), rois_b), {})]
+            if with_big_roi:
+                cases.append(("one_big_roi", (x, rois_c), {}))
+            return module(), (x, rois_a), {}, {"x": None, "rois": {0: k}}, cases, tol, desc
+        return build
 
-    def rp():
-        x = R(2, 3, 8, 10)
-        return RoiPoolBoth(), (x, rois_a), {}, {"x": None, "rois": {0: k}}, [
-            ("six_rois", (x, rois_a), {}), ("three_rois", (R(2, 3, 8, 10), rois_b), {}),
-            ("one_big_roi", (x, rois_c), {})], tol, \
-            "torchvision::roi_pool (output and int32 argmax) with rois partly outside the image"
-    M["tv_roi_pool"] = rp
-
-    def pra():
-        x = R(2, 18, 8, 10)
-        return PsRoiAlignBoth(), (x, rois_a), {}, {"x": None, "rois": {0: k}}, [
-            ("six_rois", (x, rois_a), {}), ("three_rois", (R(2, 18, 8, 10), rois_b), {})], tol, \
-            "torchvision::ps_roi_align (output and channel_mapping), fixed and adaptive sampling ratios"
-    M["tv_ps_roi_align"] = pra
-
-    def prp():
-        x = R(2, 18, 8, 10)
-        return PsRoiPoolBoth(), (x, rois_a), {}, {"x": None, "rois": {0: k}}, [
-            ("six_rois", (x, rois_a), {}), ("three_rois", (R(2, 18, 8, 10), rois_b), {})], tol, \
-            "torchvision::ps_roi_pool (output and channel_mapping)"
-    M["tv_ps_roi_pool"] = prp
+    M["tv_roi_align"] = roi_program(
+        RoiAlignBoth, 3, True,
+        "torchvision::roi_align aligned and not, fixed and adaptive sampling ratios, rois outside the image")
+    M["tv_roi_pool"] = roi_program(
+        RoiPoolBoth, 3, True, "torchvision::roi_pool (output and int32 argmax) with rois partly outside the image")
+    M["tv_ps_roi_align"] = roi_program(
+        PsRoiAlignBoth, 18, False,
+        "torchvision::ps_roi_align (output and channel_mapping), fixed and adaptive sampling ratios")
+    M["tv_ps_roi_pool"] = roi_program(PsRoiPoolBoth, 18, False, "torchvision::ps_roi_pool (output and channel_mapping)")
 
     def nm():
         n = Dim("n", min=1, max=256)

@@ -50,14 +50,10 @@ DeformGeometry read_geometry(const OpCall& c) {
   g.out_channels = weight.sizes()[0];
   s.kernel_h = weight.sizes()[2];
   s.kernel_w = weight.sizes()[3];
-  s.stride_h = c.int_arg(5);
-  s.stride_w = c.int_arg(6);
-  s.pad_h = c.int_arg(7);
-  s.pad_w = c.int_arg(8);
-  s.dilation_h = c.int_arg(9);
-  s.dilation_w = c.int_arg(10);
-  g.groups = c.int_arg(11);
-  g.offset_groups = c.int_arg(12);
+  // The integer arguments, in schema order from stride_h.
+  int64_t* const integers[] = {&s.stride_h, &s.stride_w,   &s.pad_h,  &s.pad_w,
+                               &s.dilation_h, &s.dilation_w, &g.groups, &g.offset_groups};
+  for (size_t i = 0; i < 8; ++i) *integers[i] = c.int_arg(kStrideH + i);
   require(c, s.kernel_h > 0 && s.kernel_w > 0, kWeight, "must have a non-empty kernel" + shape_of(weight));
   if (s.stride_h <= 0 || s.stride_w <= 0 || s.pad_h < 0 || s.pad_w < 0 || s.dilation_h <= 0 || s.dilation_w <= 0)
     fail(ErrorCode::BadInput, c.where(), "stride (", s.stride_h, ", ", s.stride_w, ") and dilation (", s.dilation_h,
