@@ -365,6 +365,18 @@ class TinyDetector(nn.Module):
         return logits, boxes, kept
 
 
+class MultiScalePooler(nn.Module):
+    """torchvision's MultiScaleRoIAlign (the FPN pooler of Faster R-CNN):
+    each box goes to the feature level its size picks (data-dependent
+    where/index/index_put around roi_align)."""
+    def __init__(self):
+        super().__init__()
+        self.pool = torchvision.ops.MultiScaleRoIAlign(["0", "1"], 3, 2)
+
+    def forward(self, f0, f1, boxes0, boxes1):
+        return self.pool({"0": f0, "1": f1}, [boxes0, boxes1], [(64, 64), (64, 64)])
+
+
 def _rois(rows):
     return torch.tensor(rows, dtype=torch.float32)
 
@@ -434,6 +446,19 @@ def torchvision_models():
             ("other", (R(2, 4, 7, 7), R(2, 36, 7, 7) * 4, torch.rand(2, 18, 7, 7), R(2, 8, 3, 7)), {})], \
             (1e-4, 1e-5), "torchvision::deform_conv2d with a mask and two offset groups, and strided, dilated, no mask"
     M["tv_deform_conv2d"] = dc
+
+    def msr():
+        f0, f1 = R(2, 4, 16, 16), R(2, 4, 8, 8)
+        b0 = torch.tensor([[0.0, 0, 10, 10], [5, 5, 60, 60], [2, 3, 30, 20]])
+        b1 = torch.tensor([[1.0, 1, 50, 40], [0, 0, 8, 8]])
+        small = torch.tensor([[0.0, 0, 6, 6], [3, 3, 9, 12], [1, 2, 5, 4]])
+        large = torch.tensor([[0.0, 0, 63, 63], [10, 5, 60, 50]])
+        return MultiScalePooler(), (f0, f1, b0, b1), {}, None, [
+            ("mixed_levels", (f0, f1, b0, b1), {}),
+            ("all_on_level_0", (R(2, 4, 16, 16), R(2, 4, 8, 8), small, small[:2]), {}),
+            ("all_on_level_1", (f0, f1, large.repeat(2, 1)[:3], large), {})], tol, \
+            "torchvision.ops.MultiScaleRoIAlign: boxes assigned to feature levels by size, roi_align per level"
+    M["tv_multiscale_roi_align"] = msr
 
     def det():
         imgs = R(2, 3, 16, 16)
