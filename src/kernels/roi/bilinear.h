@@ -3,7 +3,7 @@
 // Both compute in T (float or double) in torchvision's order, so results
 // round as torch's do.
 //
-// - `clamped_bilinear` (roi_align, ps_roi_align): a point further than one
+// - clamped (roi_align, ps_roi_align): a point further than one
 //   pixel outside the plane (or NaN) gives 0; otherwise coordinates below 0
 //   are moved to 0 and those past the last row/column to it, then the four
 //   neighbours are weighted.
@@ -19,10 +19,22 @@
 
 namespace pt2web {
 
+// The four neighbours of one sample point and their weights under the
+// clamped rule; `inside` is false (weights 0, neighbours 0) for a point more
+// than one pixel outside the plane. roi_align computes these once per roi
+// and applies them to every channel, as torchvision does, so an outside
+// point reads 0 * plane[0] (NaN when plane[0] is NaN or infinite, as in torch).
 template <typename T>
-inline T clamped_bilinear(const T* plane, int64_t height, int64_t width, T y, T x) {
-  const T h = static_cast<T>(height), w = static_cast<T>(width);
-  if (!(y >= T(-1) && y <= h && x >= T(-1) && x <= w)) return T(0);
+struct BilinearTaps {
+  int64_t at[4] = {0, 0, 0, 0};
+  T weight[4] = {T(0), T(0), T(0), T(0)};
+  bool inside = false;
+};
+
+template <typename T>
+inline BilinearTaps<T> clamped_bilinear_taps(int64_t height, int64_t width, T y, T x) {
+  BilinearTaps<T> taps;
+  if (!(y >= T(-1) && y <= static_cast<T>(height) && x >= T(-1) && x <= static_cast<T>(width))) return taps;
   if (y <= T(0)) y = T(0);
   if (x <= T(0)) x = T(0);
   int64_t y0 = static_cast<int64_t>(y), x0 = static_cast<int64_t>(x), y1, x1;
@@ -40,8 +52,29 @@ inline T clamped_bilinear(const T* plane, int64_t height, int64_t width, T y, T 
   }
   const T ly = y - static_cast<T>(y0), lx = x - static_cast<T>(x0);
   const T hy = T(1) - ly, hx = T(1) - lx;
-  return hy * hx * plane[y0 * width + x0] + hy * lx * plane[y0 * width + x1] + ly * hx * plane[y1 * width + x0] +
-         ly * lx * plane[y1 * width + x1];
+  taps.at[0] = y0 * width + x0;
+  taps.at[1] = y0 * width + x1;
+  taps.at[2] = y1 * width + x0;
+  taps.at[3] = y1 * width + x1;
+  taps.weight[0] = hy * hx;
+  taps.weight[1] = hy * lx;
+  taps.weight[2] = ly * hx;
+  taps.weight[3] = ly * lx;
+  taps.inside = true;
+  return taps;
+}
+
+template <typename T>
+inline T apply_bilinear_taps(const BilinearTaps<T>& taps, const T* plane) {
+  return taps.weight[0] * plane[taps.at[0]] + taps.weight[1] * plane[taps.at[1]] +
+         taps.weight[2] * plane[taps.at[2]] + taps.weight[3] * plane[taps.at[3]];
+}
+
+// The clamped rule at one point: exactly 0 outside (ps_roi_align's form).
+template <typename T>
+inline T clamped_bilinear(const T* plane, int64_t height, int64_t width, T y, T x) {
+  const BilinearTaps<T> taps = clamped_bilinear_taps(height, width, y, x);
+  return taps.inside ? apply_bilinear_taps(taps, plane) : T(0);
 }
 
 template <typename T>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <vector>
 
 #include "kernels/parallel/thread_pool.h"
 #include "kernels/roi/bilinear.h"
@@ -40,19 +41,23 @@ int64_t grid_size(int64_t sampling_ratio, T extent, int64_t bins) {
   return sampling_ratio > 0 ? sampling_ratio : static_cast<int64_t>(std::ceil(extent / static_cast<T>(bins)));
 }
 
+// The y (or x) coordinate of sample `i` of `grid` in bin `bin` of size
+// `bin_size` along an axis starting at `start`.
+template <typename T>
+T sample_coordinate(T start, int64_t bin, T bin_size, int64_t i, int64_t grid) {
+  return start + static_cast<T>(bin) * bin_size +
+         static_cast<T>(static_cast<float>(i) + 0.5f) * bin_size / static_cast<T>(grid);
+}
+
 // The sum of the grid_h x grid_w bilinear samples of bin (ph, pw) of box b.
 template <typename T>
 T bin_sample_sum(const T* plane, int64_t height, int64_t width, const AlignedBox<T>& b, int64_t ph, int64_t pw,
                  T bin_h, T bin_w, int64_t grid_h, int64_t grid_w) {
   T sum = T(0);
   for (int64_t iy = 0; iy < grid_h; ++iy) {
-    const T y = b.start_y + static_cast<T>(ph) * bin_h +
-                static_cast<T>(static_cast<float>(iy) + 0.5f) * bin_h / static_cast<T>(grid_h);
-    for (int64_t ix = 0; ix < grid_w; ++ix) {
-      const T x = b.start_x + static_cast<T>(pw) * bin_w +
-                  static_cast<T>(static_cast<float>(ix) + 0.5f) * bin_w / static_cast<T>(grid_w);
-      sum += clamped_bilinear(plane, height, width, y, x);
-    }
+    const T y = sample_coordinate(b.start_y, ph, bin_h, iy, grid_h);
+    for (int64_t ix = 0; ix < grid_w; ++ix)
+      sum += clamped_bilinear(plane, height, width, y, sample_coordinate(b.start_x, pw, bin_w, ix, grid_w));
   }
   return sum;
 }
@@ -104,14 +109,26 @@ void roi_align_forward(const RoiPoolingShape& s, const T* input, const T* rois, 
     const T bin_h = b.height / static_cast<T>(s.pooled_h), bin_w = b.width / static_cast<T>(s.pooled_w);
     const int64_t grid_h = grid_size(sampling_ratio, b.height, s.pooled_h);
     const int64_t grid_w = grid_size(sampling_ratio, b.width, s.pooled_w);
+    const int64_t samples = std::max<int64_t>(grid_h, 0) * std::max<int64_t>(grid_w, 0);
     const T count = static_cast<T>(std::max<int64_t>(grid_h * grid_w, 1));
+    // The samples' neighbours and weights are the same in every channel.
+    std::vector<BilinearTaps<T>> taps;
+    taps.reserve(static_cast<size_t>(bins * samples));
+    for (int64_t ph = 0; ph < s.pooled_h; ++ph)
+      for (int64_t pw = 0; pw < s.pooled_w; ++pw)
+        for (int64_t iy = 0; iy < grid_h; ++iy)
+          for (int64_t ix = 0; ix < grid_w; ++ix)
+            taps.push_back(clamped_bilinear_taps(s.height, s.width, sample_coordinate(b.start_y, ph, bin_h, iy, grid_h),
+                                                 sample_coordinate(b.start_x, pw, bin_w, ix, grid_w)));
     for (int64_t c = 0; c < s.channels; ++c) {
       const T* in = input + (b.batch * s.channels + c) * plane;
       T* out = output + (n * s.channels + c) * bins;
-      for (int64_t ph = 0; ph < s.pooled_h; ++ph)
-        for (int64_t pw = 0; pw < s.pooled_w; ++pw)
-          out[ph * s.pooled_w + pw] =
-              bin_sample_sum(in, s.height, s.width, b, ph, pw, bin_h, bin_w, grid_h, grid_w) / count;
+      const BilinearTaps<T>* tap = taps.data();
+      for (int64_t bin = 0; bin < bins; ++bin) {
+        T sum = T(0);
+        for (int64_t k = 0; k < samples; ++k) sum += apply_bilinear_taps(*tap++, in);
+        out[bin] = sum / count;
+      }
     }
   });
 }
