@@ -377,6 +377,18 @@ class MultiScalePooler(nn.Module):
         return self.pool({"0": f0, "1": f1}, [boxes0, boxes1], [(64, 64), (64, 64)])
 
 
+class AllInFloat64(nn.Module):
+    """Every torchvision operator on float64 inputs."""
+    def forward(self, x, rois, boxes, scores, offset, weight):
+        a = tvops.roi_align(x, rois, 0.5, 2, 3, -1, True)
+        p, ia = tvops.roi_pool(x, rois, 0.5, 2, 2)
+        pa, ma = tvops.ps_roi_align(x, rois, 0.5, 2, 2, 2)
+        pp, mp = tvops.ps_roi_pool(x, rois, 0.5, 2, 2)
+        keep = tvops.nms(boxes, scores, 0.3)
+        d = tv_deform_conv2d(x, offset, weight, padding=(1, 1))
+        return a, p, ia, pa, ma, pp, mp, keep, d
+
+
 def _rois(rows):
     return torch.tensor(rows, dtype=torch.float32)
 
@@ -459,6 +471,21 @@ def torchvision_models():
             ("all_on_level_1", (f0, f1, large.repeat(2, 1)[:3], large), {})], tol, \
             "torchvision.ops.MultiScaleRoIAlign: boxes assigned to feature levels by size, roi_align per level"
     M["tv_multiscale_roi_align"] = msr
+
+    def f64():
+        def inputs():
+            x = torch.randn(2, 8, 8, 10, dtype=torch.float64)
+            g = torch.Generator().manual_seed(7)
+            xy = torch.rand(10, 2, generator=g, dtype=torch.float64) * 8
+            boxes = torch.cat([xy, xy + torch.rand(10, 2, generator=g, dtype=torch.float64) * 5 + 1], 1)
+            scores = torch.rand(10, generator=g, dtype=torch.float64)
+            offset = torch.randn(2, 18, 8, 10, dtype=torch.float64) * 2
+            weight = torch.randn(3, 8, 3, 3, dtype=torch.float64) * 0.2
+            return x, rois_a.double(), boxes, scores, offset, weight
+        first = inputs()
+        return AllInFloat64(), first, {}, None, [("default", first, {}), ("other", inputs(), {})], (1e-7, 1e-9), \
+            "every torchvision operator on float64 inputs"
+    M["tv_float64"] = f64
 
     def det():
         imgs = R(2, 3, 16, 16)
