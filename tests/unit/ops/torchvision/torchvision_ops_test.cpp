@@ -165,3 +165,21 @@ TEST_CASE("deform_conv2d samples at its offsets", "[ops][torchvision]") {
                                                     iv(1), bv(false)});
   check_values(out, {1, 1, 3, 3}, {1.5, 1, 2, 3, 4.25, 5, 6, 7, 0});
 }
+
+TEST_CASE("roi batch indices are truncated toward zero, as torchvision reads them", "[ops][torchvision][errors]") {
+  Tensor x = ramp(1, 8, 8);
+  auto roi_align = [&](const Tensor& rois) {
+    return std::vector<Value>{tv(x), tv(rois), dv(1.0), iv(2), iv(2), iv(2), bv(true)};
+  };
+  // 0.9 and -0.5 both name image 0; -1 and NaN name none.
+  Tensor near_zero = call1("torchvision::roi_align", roi_align(make({2, 5}, {0.9, 1, 1, 5, 5, -0.5, 1, 1, 5, 5})));
+  check_values(near_zero, {2, 1, 2, 2}, {13.5, 15.5, 29.5, 31.5, 13.5, 15.5, 29.5, 31.5});
+  CHECK(contains(message_of("torchvision::roi_align", roi_align(make({1, 5}, {-1, 1, 1, 5, 5}))), "batch index -1"));
+  CHECK(contains(message_of("torchvision::roi_align", roi_align(make({1, 5}, {kNaN, 1, 1, 5, 5}))), "'rois': row 0"));
+  // Non-contiguous rois (every other row of a [2, 5] tensor seen through a transpose) read like contiguous ones.
+  Tensor wide = make({5, 2}, {0, 0, 1, 9, 1, 9, 5, 9, 5, 9});
+  Tensor rois = call1("aten::t", {tv(wide)});
+  REQUIRE_FALSE(rois.is_contiguous());
+  Tensor out = call1("torchvision::roi_align", roi_align(rois));
+  check_values(out, {2, 1, 2, 2}, {13.5, 15.5, 29.5, 31.5, 0, 0, 0, 0});
+}
