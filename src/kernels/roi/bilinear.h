@@ -8,8 +8,8 @@
 //   are moved to 0 and those past the last row/column to it, then the four
 //   neighbours are weighted.
 // - `zero_padded_bilinear` (deform_conv2d): the plane is surrounded by zeros;
-//   a point at or beyond one pixel outside gives 0, and each neighbour that
-//   falls outside counts as 0.
+//   a point at or beyond one pixel outside (or NaN) gives 0, and each
+//   neighbour that falls outside counts as 0.
 //
 // No errors: callers pass planes of at least one element.
 #pragma once
@@ -79,7 +79,9 @@ inline T clamped_bilinear(const T* plane, int64_t height, int64_t width, T y, T 
 
 template <typename T>
 inline T zero_padded_bilinear(const T* plane, int64_t height, int64_t width, T y, T x) {
-  if (y <= T(-1) || static_cast<T>(height) <= y || x <= T(-1) || static_cast<T>(width) <= x) return T(0);
+  // Written as "not inside" so that NaN coordinates give 0 too (torchvision
+  // would cast them to integers: undefined, and a trap in wasm).
+  if (!(y > T(-1) && y < static_cast<T>(height) && x > T(-1) && x < static_cast<T>(width))) return T(0);
   const int64_t y0 = static_cast<int64_t>(std::floor(y)), x0 = static_cast<int64_t>(std::floor(x));
   const int64_t y1 = y0 + 1, x1 = x0 + 1;
   const T ly = y - static_cast<T>(y0), lx = x - static_cast<T>(x0);

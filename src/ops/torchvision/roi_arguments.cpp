@@ -51,6 +51,10 @@ RoiArguments read_roi_arguments(const OpCall& c, bool position_sensitive, bool h
     if (!(std::trunc(index) >= 0 && std::trunc(index) < static_cast<double>(a.shape.batch)))
       fail(ErrorCode::BadInput, c.where(), "argument 'rois': row ", k, " names batch index ", index,
            ", but 'input' holds ", a.shape.batch, a.shape.batch == 1 ? " image" : " images");
+    for (int64_t j = 1; j < 5; ++j)
+      if (!std::isfinite(r[k * 5 + j]))
+        fail(ErrorCode::BadInput, c.where(), "argument 'rois': row ", k, " has a non-finite coordinate (",
+             r[k * 5 + j], ")");
   }
   if (a.shape.num_rois > 0 && a.shape.height * a.shape.width == 0)
     fail(ErrorCode::BadInput, c.where(), "argument 'input' has empty planes (shape ",

@@ -32,7 +32,8 @@ void register_deform_conv2d_ops(OpTable& t);  // deform_conv2d.cpp
 // (input, rois, spatial_scale, pooled_height, pooled_width), checked:
 // input [N, C, H, W] and rois [K, 5] of one floating dtype, positive pooled
 // sizes, every roi's batch index (truncated toward zero, as torchvision
-// reads it) in [0, N). When position_sensitive, C must be a multiple of
+// reads it) in [0, N), finite coordinates (torchvision casts them to
+// integers: undefined for NaN and infinities). When position_sensitive, C must be a multiple of
 // pooled_height * pooled_width. Tensors come back contiguous.
 struct RoiArguments {
   Tensor input, rois;

@@ -34,4 +34,5 @@ TEMPLATE_TEST_CASE("clamped and zero-padded bilinear sampling", "[kernels][roi]"
   CHECK(clamped(std::nan(""), 0.0) == 0.0);
   CHECK(padded(-1.0, 0.0) == 0.0);
   CHECK(padded(0.0, 2.0) == 0.0);
+  CHECK(padded(std::nan(""), 0.0) == 0.0);
 }

@@ -183,3 +183,20 @@ TEST_CASE("roi batch indices are truncated toward zero, as torchvision reads the
   Tensor out = call1("torchvision::roi_align", roi_align(rois));
   check_values(out, {2, 1, 2, 2}, {13.5, 15.5, 29.5, 31.5, 0, 0, 0, 0});
 }
+
+TEST_CASE("non-finite rois are refused and NaN offsets sample zeros", "[ops][torchvision][errors]") {
+  Tensor x = ramp(1, 6, 6);
+  const std::string message =
+      message_of("torchvision::roi_pool", {tv(x), tv(make({2, 5}, {0, 1, 1, 4, 4, 0, 1, kNaN, 4, 4})), dv(1.0), iv(2), iv(2)});
+  CHECK(contains(message, "'rois': row 1 has a non-finite coordinate"));
+  CHECK(contains(message_of("torchvision::roi_align", {tv(x), tv(make({1, 5}, {0, 1, 1, kInf, 4})), dv(1.0), iv(2), iv(2),
+                                                        iv(-1), bv(false)}),
+                 "non-finite"));
+  std::vector<double> off(2 * 36, 0.0);
+  off[0] = kNaN;  // output (0, 0) samples at NaN rows
+  Tensor out = call1("torchvision::deform_conv2d", {tv(x), tv(make({1, 1, 1, 1}, {1})), tv(make({1, 2, 6, 6}, off)),
+                                                    tv(make({1, 1}, {0})), tv(make({1}, {0})), iv(1), iv(1), iv(0), iv(0),
+                                                    iv(1), iv(1), iv(1), iv(1), bv(false)});
+  CHECK(out.item_as_double(0) == 0.0);
+  CHECK(out.item_as_double(7) == 7.0);
+}
