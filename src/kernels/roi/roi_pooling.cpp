@@ -75,14 +75,22 @@ struct PixelBox {
   int64_t batch, start_y, start_x, height, width;
 };
 
+// A coordinate rounded to a whole pixel, held within +-2^40 so that the
+// cast is defined for any finite value (the bins are clipped to the input).
+template <typename T>
+int64_t whole_pixel(T coordinate) {
+  const double limit = double(int64_t{1} << 40);
+  return static_cast<int64_t>(std::min(std::max(static_cast<double>(std::round(coordinate)), -limit), limit));
+}
+
 template <typename T>
 PixelBox pixel_box(const T* roi, T spatial_scale, int64_t inclusive) {
   PixelBox b;
   b.batch = static_cast<int64_t>(roi[0]);
-  b.start_x = static_cast<int64_t>(std::round(roi[1] * spatial_scale));
-  b.start_y = static_cast<int64_t>(std::round(roi[2] * spatial_scale));
-  const int64_t end_x = static_cast<int64_t>(std::round(roi[3] * spatial_scale));
-  const int64_t end_y = static_cast<int64_t>(std::round(roi[4] * spatial_scale));
+  b.start_x = whole_pixel(roi[1] * spatial_scale);
+  b.start_y = whole_pixel(roi[2] * spatial_scale);
+  const int64_t end_x = whole_pixel(roi[3] * spatial_scale);
+  const int64_t end_y = whole_pixel(roi[4] * spatial_scale);
   b.width = std::max<int64_t>(end_x - b.start_x + inclusive, 1);
   b.height = std::max<int64_t>(end_y - b.start_y + inclusive, 1);
   return b;

@@ -8,6 +8,7 @@ namespace {
 void roi_align_op(OpCall& c) {
   const RoiArguments a = read_roi_arguments(c, false, true);
   const int64_t sampling_ratio = c.int_arg(5);
+  check_adaptive_samples(c, a, sampling_ratio);
   const bool aligned = c.bool_arg(6);
   Tensor out = Tensor::empty(a.input.dtype(), {a.shape.num_rois, a.shape.channels, a.shape.pooled_h, a.shape.pooled_w});
   visit_roi_dtype(a.input.dtype(), [&](auto tag) {
@@ -21,6 +22,7 @@ void roi_align_op(OpCall& c) {
 void ps_roi_align_op(OpCall& c) {
   const RoiArguments a = read_roi_arguments(c, true, true);
   const int64_t sampling_ratio = c.int_arg(5);
+  check_adaptive_samples(c, a, sampling_ratio);
   const Shape shape = {a.shape.num_rois, a.shape.channels / (a.shape.pooled_h * a.shape.pooled_w), a.shape.pooled_h,
                        a.shape.pooled_w};
   Tensor out = Tensor::empty(a.input.dtype(), shape);

@@ -63,4 +63,20 @@ RoiArguments read_roi_arguments(const OpCall& c, bool position_sensitive, bool h
   return a;
 }
 
+void check_adaptive_samples(const OpCall& c, const RoiArguments& a, int64_t sampling_ratio) {
+  if (sampling_ratio > 0) return;
+  const double limit = double(int64_t{1} << 24);
+  const Tensor rois = a.rois.to(DType::Float64);
+  const double* r = rois.data<double>();
+  for (int64_t k = 0; k < a.shape.num_rois; ++k) {
+    // ceil(extent / pooled) samples per bin and axis, for pooled bins: about
+    // the box's area in feature-map pixels.
+    const double h = std::ceil(std::fabs(r[k * 5 + 4] - r[k * 5 + 2]) * a.spatial_scale / a.shape.pooled_h) + 1;
+    const double w = std::ceil(std::fabs(r[k * 5 + 3] - r[k * 5 + 1]) * a.spatial_scale / a.shape.pooled_w) + 1;
+    if (h * w * static_cast<double>(a.shape.pooled_h * a.shape.pooled_w) > limit)
+      fail(ErrorCode::Unsupported, c.where(), "argument 'rois': row ", k, " spans about ", h * a.shape.pooled_h, " x ",
+           w * a.shape.pooled_w, " feature-map pixels; with an adaptive sampling_ratio that is more than 2^24 samples");
+  }
+}
+
 }  // namespace pt2web

@@ -42,6 +42,11 @@ struct RoiArguments {
 };
 RoiArguments read_roi_arguments(const OpCall& c, bool position_sensitive, bool half_is_unsupported);
 
+// For the align operators with an adaptive grid (sampling_ratio <= 0):
+// refuses (Unsupported) a roi whose bins would take more than 2^24 samples
+// in all, which torchvision would try to allocate and pt2web cannot.
+void check_adaptive_samples(const OpCall& c, const RoiArguments& a, int64_t sampling_ratio);
+
 // Calls f(TypeTag<float>) or f(TypeTag<double>) for dtype; other dtypes
 // were refused by the argument checks.
 template <typename F>

@@ -200,3 +200,20 @@ TEST_CASE("non-finite rois are refused and NaN offsets sample zeros", "[ops][tor
   CHECK(out.item_as_double(0) == 0.0);
   CHECK(out.item_as_double(7) == 7.0);
 }
+
+TEST_CASE("an adaptive grid too large to sample is refused", "[ops][torchvision][errors]") {
+  Tensor x = ramp(1, 6, 6);
+  Tensor huge = make({1, 5}, {0, 0, 0, 1e9, 1e9});
+  try {
+    call("torchvision::roi_align", {tv(x), tv(huge), dv(1.0), iv(2), iv(2), iv(0), bv(false)});
+    FAIL("a 1e9 x 1e9 roi with an adaptive grid ran");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(contains(e.what(), "'rois': row 0"));
+  }
+  // roi_pool clips such a box to the input: its maximum is the whole plane's.
+  check_values(call1("torchvision::roi_pool", {tv(x), tv(make({1, 5}, {0, -1e30, -1e30, 1e30, 1e30})), dv(1.0), iv(1), iv(1)}),
+               {1, 1, 1, 1}, {35});
+  // A fixed sampling ratio samples the same box at 2x2 points per bin.
+  CHECK(call1("torchvision::roi_align", {tv(x), tv(huge), dv(1.0), iv(2), iv(2), iv(2), bv(false)}).sizes() == Shape{1, 1, 2, 2});
+}
