@@ -270,6 +270,236 @@ def models():
     return M
 
 
+# ---- torchvision operators (torchvision::roi_align, roi_pool, nms,
+# ps_roi_align, ps_roi_pool, deform_conv2d). Importing torchvision registers
+# its operators with torch; it must happen before export and before load.
+import torchvision  # noqa: E402
+from torchvision.ops import deform_conv2d as tv_deform_conv2d  # noqa: E402
+
+tvops = torch.ops.torchvision
+
+
+class RoiAlignBoth(nn.Module):
+    """roi_align four ways: aligned or not, a fixed or an adaptive sampling
+    ratio, two spatial scales."""
+    def forward(self, x, rois):
+        return (tvops.roi_align(x, rois, 0.5, 3, 3, 2, False),
+                tvops.roi_align(x, rois, 0.5, 2, 4, -1, True),
+                tvops.roi_align(x, rois, 1.0, 4, 2, 0, False),
+                tvops.roi_align(x, rois, 0.25, 2, 2, 3, True))
+
+
+class RoiPoolBoth(nn.Module):
+    """roi_pool's (output, argmax) at two scales and pooled sizes."""
+    def forward(self, x, rois):
+        a, ia = tvops.roi_pool(x, rois, 0.5, 3, 3)
+        b, ib = tvops.roi_pool(x, rois, 1.0, 2, 4)
+        return a, ia, b, ib
+
+
+class PsRoiAlignBoth(nn.Module):
+    """ps_roi_align's (output, channel_mapping): 3x3 bins on 18 channels with
+    a fixed and an adaptive sampling ratio, and 2x2 bins."""
+    def forward(self, x, rois):
+        a, ma = tvops.ps_roi_align(x, rois, 0.5, 3, 3, 2)
+        b, mb = tvops.ps_roi_align(x, rois, 1.0, 3, 3, -1)
+        c, mc = tvops.ps_roi_align(x[:, :8], rois, 0.5, 2, 2, 0)
+        return a, ma, b, mb, c, mc
+
+
+class PsRoiPoolBoth(nn.Module):
+    def forward(self, x, rois):
+        a, ma = tvops.ps_roi_pool(x, rois, 0.5, 3, 3)
+        b, mb = tvops.ps_roi_pool(x[:, :8], rois, 1.0, 2, 2)
+        return a, ma, b, mb
+
+
+class NmsKeep(nn.Module):
+    """nms at two IoU thresholds; the number of kept boxes depends on data.
+    torchvision's fake nms declares at least two kept boxes, so the exported
+    program asserts that at run time: cases keeping one box are errors in
+    torch too."""
+    def forward(self, boxes, scores):
+        return tvops.nms(boxes, scores, 0.5), tvops.nms(boxes, scores, 0.2)
+
+
+class DeformConv(nn.Module):
+    """deform_conv2d with a mask, two weight groups and two offset groups;
+    then without a mask or bias, strided and dilated."""
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(3)
+        self.w1 = nn.Parameter(torch.randn(6, 2, 3, 3) * 0.3)
+        self.b1 = nn.Parameter(torch.randn(6))
+        self.w2 = nn.Parameter(torch.randn(5, 4, 2, 2) * 0.3)
+
+    def forward(self, x, off1, mask1, off2):
+        y1 = tv_deform_conv2d(x, off1, self.w1, self.b1, padding=(1, 1), mask=mask1)
+        y2 = tv_deform_conv2d(x, off2, self.w2, None, stride=(2, 1), padding=(0, 1), dilation=(2, 2))
+        return y1, y2
+
+
+class TinyDetector(nn.Module):
+    """A detection head in miniature: a conv backbone at stride 2, roi_align
+    of the proposals on its features, flatten, linear class scores and box
+    deltas; proposals scoring under 0.2 are dropped (a data-dependent
+    count) and nms keeps the rest."""
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(4)
+        self.backbone = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(),
+                                      nn.Conv2d(8, 8, 3, stride=2, padding=1), nn.ReLU())
+        self.head = nn.Linear(8 * 4 * 4, 16)
+        self.cls = nn.Linear(16, 3)
+        self.box = nn.Linear(16, 4)
+
+    def forward(self, images, rois):
+        feats = self.backbone(images)
+        pooled = torchvision.ops.roi_align(feats, rois, (4, 4), spatial_scale=0.5, sampling_ratio=2, aligned=True)
+        h = F.relu(self.head(pooled.flatten(1)))
+        logits = self.cls(h)
+        boxes = rois[:, 1:] + self.box(h)
+        scores = logits.softmax(-1)[:, 1]
+        keep = scores > 0.2
+        kept = torchvision.ops.nms(boxes[keep], scores[keep], 0.6)
+        return logits, boxes, kept
+
+
+class MultiScalePooler(nn.Module):
+    """torchvision's MultiScaleRoIAlign (the FPN pooler of Faster R-CNN):
+    each box goes to the feature level its size picks (data-dependent
+    where/index/index_put around roi_align)."""
+    def __init__(self):
+        super().__init__()
+        self.pool = torchvision.ops.MultiScaleRoIAlign(["0", "1"], 3, 2)
+
+    def forward(self, f0, f1, boxes0, boxes1):
+        return self.pool({"0": f0, "1": f1}, [boxes0, boxes1], [(64, 64), (64, 64)])
+
+
+class AllInFloat64(nn.Module):
+    """Every torchvision operator on float64 inputs."""
+    def forward(self, x, rois, boxes, scores, offset, weight):
+        a = tvops.roi_align(x, rois, 0.5, 2, 3, -1, True)
+        p, ia = tvops.roi_pool(x, rois, 0.5, 2, 2)
+        pa, ma = tvops.ps_roi_align(x, rois, 0.5, 2, 2, 2)
+        pp, mp = tvops.ps_roi_pool(x, rois, 0.5, 2, 2)
+        keep = tvops.nms(boxes, scores, 0.3)
+        d = tv_deform_conv2d(x, offset, weight, padding=(1, 1))
+        return a, p, ia, pa, ma, pp, mp, keep, d
+
+
+def _rois(rows):
+    return torch.tensor(rows, dtype=torch.float32)
+
+
+def torchvision_models():
+    M = {}
+    tol = (1e-5, 1e-6)
+    k = Dim("k", min=1, max=64)
+
+    # Several rois per image, rois partly or wholly outside the 8x10 map,
+    # one with negative coordinates, degenerate (x2 < x1, zero-size) rois.
+    rois_a = _rois([[0, 1.0, 1.0, 9.0, 7.0], [1, 0.0, 0.0, 19.0, 15.0], [0, -4.0, -3.0, 6.0, 5.0],
+                    [1, 14.0, 10.0, 30.0, 24.0], [0, 5.0, 5.0, 5.0, 5.0], [1, 8.0, 6.0, 3.0, 2.0]])
+    rois_b = _rois([[1, 2.5, 1.25, 11.75, 9.5], [0, -30.0, -30.0, -20.0, -20.0], [1, 0.3, 0.6, 2.2, 1.7]])
+    rois_c = _rois([[0, 0.0, 0.0, 40.0, 32.0]])
+
+    def roi_program(module, channels, with_big_roi, desc):
+        def build():
+            x = R(2, channels, 8, 10)
+            cases = [("six_rois", (x, rois_a), {}), ("three_rois", (R(2, channels, 8, 10), rois_b), {})]
+            if with_big_roi:
+                cases.append(("one_big_roi", (x, rois_c), {}))
+            return module(), (x, rois_a), {}, {"x": None, "rois": {0: k}}, cases, tol, desc
+        return build
+
+    M["tv_roi_align"] = roi_program(
+        RoiAlignBoth, 3, True,
+        "torchvision::roi_align aligned and not, fixed and adaptive sampling ratios, rois outside the image")
+    M["tv_roi_pool"] = roi_program(
+        RoiPoolBoth, 3, True, "torchvision::roi_pool (output and int32 argmax) with rois partly outside the image")
+    M["tv_ps_roi_align"] = roi_program(
+        PsRoiAlignBoth, 18, False,
+        "torchvision::ps_roi_align (output and channel_mapping), fixed and adaptive sampling ratios")
+    M["tv_ps_roi_pool"] = roi_program(PsRoiPoolBoth, 18, False, "torchvision::ps_roi_pool (output and channel_mapping)")
+
+    def nm():
+        n = Dim("n", min=1, max=256)
+        g = torch.Generator().manual_seed(5)
+
+        def boxes(count, spread):
+            xy = torch.rand(count, 2, generator=g) * spread
+            wh = torch.rand(count, 2, generator=g) * 6 + 1
+            return torch.cat([xy, xy + wh], 1)
+        b0, s0 = boxes(12, 10), torch.rand(12, generator=g)
+        # Ties: equal scores, and identical boxes with equal scores.
+        bt = torch.cat([boxes(6, 8), boxes(1, 1).repeat(3, 1)])
+        st = torch.tensor([0.5, 0.9, 0.5, 0.2, 0.9, 0.5, 0.7, 0.7, 0.7])
+        # Every box but the best overlaps it: all the others are suppressed.
+        ba = torch.tensor([[0.0, 0, 10, 10], [0.5, 0.5, 10, 10], [0, 0, 9.5, 9.5], [1, 1, 10, 10.5]])
+        sa = torch.tensor([0.3, 0.8, 0.6, 0.1])
+        return NmsKeep(), (b0, s0), {}, {"boxes": {0: n}, "scores": {0: n}}, [
+            ("twelve", (b0, s0), {}), ("ties", (bt, st), {}), ("all_suppressed", (ba, sa), {}),
+            ("one_box", (ba[:1], sa[:1]), {}), ("many", (boxes(200, 40), torch.rand(200, generator=g)), {})], tol, \
+            ("torchvision::nms: a data-dependent number of kept boxes, ties; all but one suppressed (torch's program"
+             " asserts at least two kept boxes, from torchvision's fake nms)")
+    M["tv_nms"] = nm
+
+    def dc():
+        torch.manual_seed(6)
+        x = R(2, 4, 7, 7)
+        off1 = R(2, 2 * 2 * 9, 7, 7) * 2
+        mask1 = torch.rand(2, 2 * 9, 7, 7)
+        # stride (2, 1), padding (0, 1), dilation 2, 2x2 kernel: output 3x7.
+        off2 = R(2, 2 * 1 * 4, 3, 7) * 3
+        return DeformConv().eval(), (x, off1, mask1, off2), {}, None, [
+            ("default", (x, off1, mask1, off2), {}),
+            ("other", (R(2, 4, 7, 7), R(2, 36, 7, 7) * 4, torch.rand(2, 18, 7, 7), R(2, 8, 3, 7)), {})], \
+            (1e-4, 1e-5), "torchvision::deform_conv2d with a mask and two offset groups, and strided, dilated, no mask"
+    M["tv_deform_conv2d"] = dc
+
+    def msr():
+        f0, f1 = R(2, 4, 16, 16), R(2, 4, 8, 8)
+        b0 = torch.tensor([[0.0, 0, 10, 10], [5, 5, 60, 60], [2, 3, 30, 20]])
+        b1 = torch.tensor([[1.0, 1, 50, 40], [0, 0, 8, 8]])
+        small = torch.tensor([[0.0, 0, 6, 6], [3, 3, 9, 12], [1, 2, 5, 4]])
+        large = torch.tensor([[0.0, 0, 63, 63], [10, 5, 60, 50]])
+        return MultiScalePooler(), (f0, f1, b0, b1), {}, None, [
+            ("mixed_levels", (f0, f1, b0, b1), {}),
+            ("all_on_level_0", (R(2, 4, 16, 16), R(2, 4, 8, 8), small, small[:2]), {}),
+            ("all_on_level_1", (f0, f1, large.repeat(2, 1)[:3], large), {})], tol, \
+            "torchvision.ops.MultiScaleRoIAlign: boxes assigned to feature levels by size, roi_align per level"
+    M["tv_multiscale_roi_align"] = msr
+
+    def f64():
+        def inputs():
+            x = torch.randn(2, 8, 8, 10, dtype=torch.float64)
+            g = torch.Generator().manual_seed(7)
+            xy = torch.rand(10, 2, generator=g, dtype=torch.float64) * 8
+            boxes = torch.cat([xy, xy + torch.rand(10, 2, generator=g, dtype=torch.float64) * 5 + 1], 1)
+            scores = torch.rand(10, generator=g, dtype=torch.float64)
+            offset = torch.randn(2, 18, 8, 10, dtype=torch.float64) * 2
+            weight = torch.randn(3, 8, 3, 3, dtype=torch.float64) * 0.2
+            return x, rois_a.double(), boxes, scores, offset, weight
+        first = inputs()
+        return AllInFloat64(), first, {}, None, [("default", first, {}), ("other", inputs(), {})], (1e-7, 1e-9), \
+            "every torchvision operator on float64 inputs"
+    M["tv_float64"] = f64
+
+    def det():
+        imgs = R(2, 3, 16, 16)
+        rois = _rois([[0, 1, 1, 9, 9], [0, 2, 2, 10, 10], [1, 4, 0, 15, 12], [1, 5, 1, 15, 13],
+                      [0, 8, 8, 16, 16], [1, -2, -2, 6, 6]])
+        return TinyDetector().eval(), (imgs, rois), {}, {"images": None, "rois": {0: k}}, [
+            ("six_proposals", (imgs, rois), {}),
+            ("other_images", (R(2, 3, 16, 16) * 3, rois), {}),
+            ("two_proposals", (imgs, rois[:2]), {})], (1e-4, 1e-5), \
+            "a tiny detector: conv backbone, roi_align, flatten, linear scores; nms on the proposals that pass a score threshold"
+    M["tv_detection"] = det
+    return M
+
+
 # Programs that torch 2.6 cannot run once read back from its own file (a
 # reloaded while_loop gets its carried inputs as a list and rejects them):
 # their expected values come from the exported program itself, before saving.
@@ -320,7 +550,7 @@ def export_training_only(name, builder, outdir):
 def main():
     outdir = sys.argv[1]
     only = set(sys.argv[2:])
-    for name, builder in models().items():
+    for name, builder in {**models(), **torchvision_models()}.items():
         if only and name not in only:
             continue
         try:
