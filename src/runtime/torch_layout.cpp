@@ -7,6 +7,7 @@
 #include <string>
 
 #include "passes/fx_names.h"
+#include "ops/views.h"
 #include "passes/graph_builder.h"
 #include "util/error.h"
 
@@ -200,13 +201,8 @@ void run_kernel(const PreparedNode& node, OpCall& call) {
   for (const TorchLayout& layout : node.torch_layouts)
     if (layout.input) input = &layout;
   if (!input) return node.op->kernel(call);
-  try {
-    node.op->kernel(call);
-  } catch (const Error& e) {
-    const Value& first = call.arg(0);
-    if (e.code() != ErrorCode::BadInput || first.kind != Value::Kind::Tensor ||
-        has_dim_order(first.tensor, input->order))
-      throw;
+  const Value& first = call.arg(0);
+  auto run_on_copy = [&] {
     std::vector<Value> args;
     for (size_t i = 0; i < call.num_args(); ++i) args.push_back(call.arg(i));
     args[0] = Value::from_tensor(copy_in_dim_order(first.tensor, input->order));
@@ -214,6 +210,23 @@ void run_kernel(const PreparedNode& node, OpCall& call) {
     OpCall again(call.schema(), std::move(args), &call.runner());
     node.op->kernel(again);
     call.outputs = std::move(again.outputs);
+  };
+  // view and _unsafe_view are checked before running (the usual case, with no
+  // exception thrown on every call); the other views by running them.
+  const std::string base = fx_base_name(call.schema().qualified_name());
+  if ((base == "view" || base == "_unsafe_view") && first.kind == Value::Kind::Tensor &&
+      call.arg(1).kind == Value::Kind::IntList) {
+    if (strides_allow_view(first.tensor, call.arg(1).ints) || has_dim_order(first.tensor, input->order))
+      return node.op->kernel(call);
+    return run_on_copy();
+  }
+  try {
+    node.op->kernel(call);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::BadInput || first.kind != Value::Kind::Tensor ||
+        has_dim_order(first.tensor, input->order))
+      throw;
+    run_on_copy();
   }
 }
 
