@@ -268,6 +268,13 @@ class MutateThroughView(nn.Module):
         return y + 0
 
 
+class ComplexOfPermuted(nn.Module):
+    """view_as_complex needs the (real, imaginary) pairs adjacent: torch's
+    product of a permuted input, permuted back, has them so."""
+    def forward(self, x):
+        return torch.view_as_complex((x.permute(0, 2, 1) * 2).permute(0, 2, 1)) * 3
+
+
 def stride_models():
     M = {}
     tol = (1e-5, 1e-5)
@@ -327,6 +334,12 @@ def stride_models():
         return MutateThroughView(), (x,), {}, None, [("default", (x,), {}), ("other", (R(3, 4),), {})], tol, \
             "an in-place add through a view of a permuted elementwise result"
     M["stride_mutate_through_view"] = mutate
+
+    def complex_pairs():
+        x = R(3, 5, 2)
+        return ComplexOfPermuted(), (x,), {}, None, [("default", (x,), {}), ("other", (R(3, 5, 2),), {})], tol, \
+            "view_as_complex of a product of a permuted input, permuted back"
+    M["stride_view_as_complex"] = complex_pairs
     return M
 
 

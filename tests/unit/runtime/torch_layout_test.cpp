@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cases.h"
+#include "fixture_list.h"
 #include "fixture_runner.h"
 #include "io/pt2_loader.h"
 #include "runtime/executor.h"
@@ -138,22 +139,26 @@ TEST_CASE("a view of a value nothing writes may copy its input; as_strided and w
 TEST_CASE("programs run on pt2web's own layouts copy nothing", "[torch_layout]") {
   // The benchmark models (tests/bench/models.mjs) and the transformer fixtures: every value a view reads
   // already has torch's layout.
+  auto check_no_copies = [](const std::string& dir, const std::string& name, bool core) {
+    INFO(name << (core ? " core" : " training"));
+    uint64_t before = torch_layout_copies();
+    testing::FixtureResult result = testing::run_fixture(dir + "/" + name, core);
+    REQUIRE(result.loaded);
+    CHECK(result.failed() == 0);
+    CHECK(torch_layout_copies() == before);
+  };
   for (const char* name : {"mlp", "mlp_dynamic", "digits_cnn", "tiny_transformer", "encoder_small", "mobilenet_v2",
-                           "vision_zoo", "lstm_gru", "shape_zoo"}) {
-    for (bool core : {false, true}) {
-      INFO(name << (core ? " core" : " training"));
-      uint64_t before = torch_layout_copies();
-      testing::FixtureResult result = testing::run_fixture(std::string(PT2WEB_FIXTURES_DIR) + "/" + name, core);
-      REQUIRE(result.loaded);
-      CHECK(result.failed() == 0);
-      CHECK(torch_layout_copies() == before);
-    }
-  }
+                           "vision_zoo", "lstm_gru", "shape_zoo"})
+    for (bool core : {false, true}) check_no_copies(PT2WEB_FIXTURES_DIR, name, core);
+  // The int8 benchmark programs (their TRAINING dialect; tests/fixtures-int8/README.md).
+  for (const char* name : {"q_mlp_dynamic", "q_encoder_small_dyn", "q_mobilenet_v2"})
+    check_no_copies(testing::int8_fixtures_dir(), name, false);
 }
 
 TEST_CASE("views torch allowed after its own layouts run", "[torch_layout]") {
-  // Each failed before with "view size is not compatible with input tensor's size and stride" (or, for
-  // as_strided, read other elements); every case must match torch and at least one layout copy is made.
+  // Each failed before with "view size is not compatible with input tensor's size and stride" (as_strided read
+  // other elements; view_as_complex found no unit stride in the last dimension); every case must match torch and
+  // at least one layout copy is made (view_as_complex's by running it again on a copy after it refused).
   struct Program {
     const char* name;
     bool core;
@@ -161,7 +166,8 @@ TEST_CASE("views torch allowed after its own layouts run", "[torch_layout]") {
   for (Program p : {Program{"stride_gpt2_sdpa", false}, Program{"stride_gpt2_sdpa_contiguous", false},
                     Program{"stride_elementwise_layouts", false}, Program{"stride_elementwise_layouts", true},
                     Program{"stride_as_strided", false}, Program{"stride_as_strided", true},
-                    Program{"stride_mutate_through_view", false}, Program{"stride_mutate_through_view", true}}) {
+                    Program{"stride_mutate_through_view", false}, Program{"stride_mutate_through_view", true},
+                    Program{"stride_view_as_complex", false}, Program{"stride_view_as_complex", true}}) {
     INFO(p.name << (p.core ? " core" : " training"));
     uint64_t before = torch_layout_copies();
     testing::FixtureResult result = testing::run_fixture(std::string(PT2WEB_EXPORT_FIXTURES_DIR) + "/" + p.name, p.core);
