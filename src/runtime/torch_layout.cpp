@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "passes/fx_names.h"
 #include "ops/views.h"
+#include "passes/fx_names.h"
 #include "passes/graph_builder.h"
 #include "util/error.h"
 
@@ -41,11 +41,20 @@ int first_slot(const ArgSource& source) {
   return -1;
 }
 
-void mark_slots(const ArgSource& source, std::vector<bool>& needed) {
-  if (source.kind == ArgSource::Kind::Slot && source.slot >= 0) needed[source.slot] = true;
+// Sets flags[s] for each tensor slot the argument reads.
+void mark_slots(const ArgSource& source, std::vector<bool>& flags) {
+  if (source.kind == ArgSource::Kind::Slot && source.slot >= 0) flags[source.slot] = true;
   if (source.kind == ArgSource::Kind::SlotList)
     for (int s : source.slots)
-      if (s >= 0) needed[s] = true;
+      if (s >= 0) flags[s] = true;
+}
+
+// Marks the roots of the values the argument reads as written.
+void mark_written(const ArgSource& source, const std::vector<int>& root, std::vector<bool>& written) {
+  if (source.kind == ArgSource::Kind::Slot && source.slot >= 0) written[root[source.slot]] = true;
+  if (source.kind == ArgSource::Kind::SlotList)
+    for (int s : source.slots)
+      if (s >= 0) written[root[s]] = true;
 }
 
 std::optional<int64_t> known_value(const SymInt& v) {
@@ -153,11 +162,7 @@ void plan_torch_layouts(std::vector<PreparedNode>& nodes, const std::vector<std:
           if (s >= 0) root[s] = root[source];
     const auto& arguments = node.op->schema.arguments;
     for (size_t i = 0; i < arguments.size() && i < node.args.size(); ++i) {
-      if (!arguments[i].is_mutable) continue;
-      std::vector<bool> targets(num_slots, false);
-      mark_slots(node.args[i], targets);
-      for (size_t s = 0; s < num_slots; ++s)
-        if (targets[s]) written[root[s]] = true;
+      if (arguments[i].is_mutable) mark_written(node.args[i], root, written);
     }
   }
   // A view of a value nothing writes may copy its input when it needs to (a
