@@ -171,6 +171,178 @@ class DynamicArithmetic(nn.Module):
         return x.reshape(n // 2, -1) * (n % 3), x.new_ones(max(n - 3, 1))
 
 
+# Strides: torch's kernels choose their outputs' memory layout (attention
+# writes (B, T, H, D) storage for a (B, H, T, D) result, elementwise results
+# follow their input's dimension order, convolution keeps channels_last), and
+# torch traced `view` (or `reshape` as a view) where that layout allowed it.
+# pt2web must then find the same layout (docs/DECISIONS.md, "Strides like
+# torch's").
+class GPT2Block(nn.Module):
+    """A GPT-2 block: causal scaled_dot_product_attention, heads merged back
+    with transpose(1, 2).view(B, T, C), with or without .contiguous()."""
+    def __init__(self, C=16, H=4, contiguous=False):
+        super().__init__()
+        self.H, self.contiguous = H, contiguous
+        self.ln1, self.ln2 = nn.LayerNorm(C), nn.LayerNorm(C)
+        self.c_attn, self.c_proj = nn.Linear(C, 3 * C), nn.Linear(C, C)
+        self.fc, self.proj = nn.Linear(C, 4 * C), nn.Linear(4 * C, C)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.c_attn(self.ln1(x)).split(C, dim=2)
+        q, k, v = (t.view(B, T, self.H, C // self.H).transpose(1, 2) for t in (q, k, v))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2)
+        y = (y.contiguous() if self.contiguous else y).view(B, T, C)
+        x = x + self.c_proj(y)
+        return x + self.proj(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+
+
+class CrossAttention(nn.Module):
+    """Queries from x, keys and values from a context of another length, an
+    additive mask; heads merged with transpose(1, 2).reshape(B, T, C)."""
+    def __init__(self, C=16, H=2):
+        super().__init__()
+        self.H = H
+        self.q, self.kv, self.out = nn.Linear(C, C), nn.Linear(C, 2 * C), nn.Linear(C, C)
+
+    def forward(self, x, context, mask):
+        B, T, C = x.shape
+        S = context.shape[1]
+        q = self.q(x).view(B, T, self.H, -1).transpose(1, 2)
+        k, v = self.kv(context).view(B, S, 2, self.H, -1).permute(2, 0, 3, 1, 4).unbind(0)
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        return self.out(y.transpose(1, 2).reshape(B, T, C))
+
+
+class ElementwiseLayouts(nn.Module):
+    """Elementwise results keep their input's dimension order (torch's
+    TensorIterator), so permuting back gives a tensor that views freely;
+    clone and dtype casts keep the layout too."""
+    def forward(self, x, y):
+        a = (x.permute(0, 2, 1) * 2 + 1).permute(0, 2, 1).view(x.shape[0], -1)
+        b = torch.exp(x.transpose(1, 2)).transpose(1, 2).view(-1)
+        c = x.transpose(0, 2).clone().transpose(0, 2).view(-1, x.shape[2])
+        d = x.transpose(1, 2).to(torch.float64).transpose(1, 2).view(-1)
+        e = (x.transpose(1, 2) + y.transpose(1, 2)).transpose(1, 2).view(-1)
+        return a, b, c, d.float(), e
+
+
+class ChannelsLastConv(nn.Module):
+    """A channels_last convolution (its result stays channels_last) whose
+    output is read as (B, H*W, C) tokens through permute + view."""
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x.contiguous(memory_format=torch.channels_last)))
+        B, C, H, W = y.shape
+        return y.permute(0, 2, 3, 1).view(B, H * W, C)
+
+
+class TransposedOperands(nn.Module):
+    """A matmul of transposed operands, an expand, layer_norm and softmax of
+    transposed inputs, with reshapes that torch traced as views or copies
+    after its own layouts."""
+    def forward(self, a, b, x):
+        m = (a.transpose(1, 2) @ b).reshape(-1)
+        e = (x[:, :1].expand(-1, 4, -1) * x.transpose(1, 2)[:, :4, :5]).reshape(x.shape[0], -1)
+        n = F.layer_norm(x.transpose(1, 2), (x.shape[1],)).transpose(1, 2).reshape(-1)
+        s = torch.softmax(x.transpose(1, 2), dim=1).transpose(1, 2).reshape(x.shape[0], -1)
+        return m, e, n, s
+
+
+class AsStridedStorage(nn.Module):
+    """as_strided reads storage in the order torch's kernel wrote it."""
+    def forward(self, x):
+        y = x.t() * 3
+        return torch.as_strided(y, (2, 3), (1, 2)), y.view_as(y).t().reshape(-1)
+
+
+class MutateThroughView(nn.Module):
+    """An in-place write through a view of a permuted elementwise result
+    (kept in-place in TRAINING IR): the write must land in the result."""
+    def forward(self, x):
+        y = x.transpose(0, 1) * 2
+        y.transpose(0, 1).view(-1)[:3].add_(10)
+        return y + 0
+
+
+class ComplexOfPermuted(nn.Module):
+    """view_as_complex needs the (real, imaginary) pairs adjacent: torch's
+    product of a permuted input, permuted back, has them so."""
+    def forward(self, x):
+        return torch.view_as_complex((x.permute(0, 2, 1) * 2).permute(0, 2, 1)) * 3
+
+
+def stride_models():
+    M = {}
+    tol = (1e-5, 1e-5)
+
+    def gpt2(contiguous):
+        def build():
+            torch.manual_seed(3)
+            m, x = GPT2Block(contiguous=contiguous).eval(), R(2, 5, 16)
+            ds = None if contiguous else {"x": {1: Dim("T", min=2, max=32)}}
+            cases = [("default", (x,), {}), ("other", (R(2, 5, 16),), {})]
+            if not contiguous:
+                cases.append(("t9", (R(2, 9, 16),), {}))
+            return m, (x,), {}, ds, cases, (1e-4, 1e-5), \
+                "a GPT-2 block: causal scaled_dot_product_attention, heads merged with transpose(1, 2)" + \
+                (".contiguous().view (torch drops the contiguous: its layout already is)" if contiguous
+                 else ".view on a dynamic length")
+        return build
+    M["stride_gpt2_sdpa"] = gpt2(False)
+    M["stride_gpt2_sdpa_contiguous"] = gpt2(True)
+
+    def cross():
+        torch.manual_seed(4)
+        args = (R(2, 3, 16), R(2, 7, 16), R(3, 7))
+        return CrossAttention().eval(), args, {}, None, [
+            ("default", args, {}), ("other", (R(2, 3, 16), R(2, 7, 16), R(3, 7)), {})], (1e-4, 1e-5), \
+            "cross-attention: sdpa with an additive mask over a context of another length, heads merged by reshape"
+    M["stride_cross_attention"] = cross
+
+    def elementwise():
+        args = (R(2, 3, 4), R(2, 3, 4))
+        return ElementwiseLayouts(), args, {}, None, [("default", args, {}), ("other", (R(2, 3, 4), R(2, 3, 4)), {})], \
+            tol, "elementwise results, clone and a cast of permuted inputs keep their layout; views of them"
+    M["stride_elementwise_layouts"] = elementwise
+
+    def conv():
+        torch.manual_seed(5)
+        x = R(2, 3, 5, 6)
+        return ChannelsLastConv().eval(), (x,), {}, None, [("default", (x,), {}), ("other", (R(2, 3, 5, 6),), {})], \
+            (1e-4, 1e-5), "a channels_last convolution read as tokens through permute + view"
+    M["stride_channels_last_conv"] = conv
+
+    def transposed():
+        args = (R(2, 4, 3), R(2, 4, 5), R(2, 6, 5))
+        return TransposedOperands(), args, {}, None, [
+            ("default", args, {}), ("other", (R(2, 4, 3), R(2, 4, 5), R(2, 6, 5)), {})], (1e-4, 1e-5), \
+            "matmul of a transposed operand, expand, layer_norm and softmax of transposed inputs, then reshapes"
+    M["stride_transposed_operands"] = transposed
+
+    def as_strided():
+        x = R(3, 2)
+        return AsStridedStorage(), (x,), {}, None, [("default", (x,), {}), ("other", (R(3, 2),), {})], tol, \
+            "as_strided of an elementwise result of a transposed input reads torch's storage order"
+    M["stride_as_strided"] = as_strided
+
+    def mutate():
+        x = R(3, 4)
+        return MutateThroughView(), (x,), {}, None, [("default", (x,), {}), ("other", (R(3, 4),), {})], tol, \
+            "an in-place add through a view of a permuted elementwise result"
+    M["stride_mutate_through_view"] = mutate
+
+    def complex_pairs():
+        x = R(3, 5, 2)
+        return ComplexOfPermuted(), (x,), {}, None, [("default", (x,), {}), ("other", (R(3, 5, 2),), {})], tol, \
+            "view_as_complex of a product of a permuted input, permuted back"
+    M["stride_view_as_complex"] = complex_pairs
+    return M
+
+
 def models():
     M = {}
     tol = (1e-5, 1e-6)
@@ -267,6 +439,7 @@ def models():
             ("default", (z(3, 5), R(3, 5)), {}), ("other", (z(3, 5), R(3, 5)), {})], tol, \
             "complex64 inputs and outputs: arithmetic with a real tensor, conj, abs, angle, ifft"
     M["complex_io"] = cio
+    M.update(stride_models())
     return M
 
 
