@@ -201,7 +201,7 @@ export interface GraphSignature {
 
 /** Everything `pt2web info --json` prints about a program. */
 export interface ProgramDescription {
-  archive?: { kind: string; program_entry: string; entries: Array<{ name: string; size: number }> };
+  archive?: { kind: string; program_entry: string; models: string[]; entries: Array<{ name: string; size: number }> };
   schema_version: { major: number; minor: number };
   torch_version?: string;
   dialect: 'TRAINING' | 'ATEN';
@@ -231,6 +231,13 @@ export interface LoadProgress {
 export interface LoadOptions {
   /** The program's name in error messages (default: the file name or URL). */
   label?: string;
+  /**
+   * Which model of a PT2 archive to load (its models/<model>.json), for
+   * archives that hold several. Default: "model" (what torch.export.save
+   * writes), else the archive's only model; an archive with several models
+   * and none named "model" is refused with a BadInputError naming them.
+   */
+  model?: string;
   /**
    * Called as loading goes on: 'download' as the model's bytes arrive (the
    * complete download once, with loaded === total), 'wasm' when the
