@@ -373,12 +373,8 @@ class Flattener {
       if (!value.is_none()) mismatch(spec, value, path);
       return;
     }
-    if (is_dict_like(spec)) {
-      visit_dict(spec, value, path, root_call);
-      return;
-    }
-    if (spec.dataclass && value.kind == PyValue::Kind::Dict) {
-      visit_dataclass(spec, value, path);
+    if (is_dict_like(spec) || (spec.dataclass && value.kind == PyValue::Kind::Dict)) {
+      visit_keyed(spec, value, path, root_call);
       return;
     }
     if (!sequence_matches(spec, value) || value.items.size() != spec.children.size())
@@ -387,45 +383,27 @@ class Flattener {
       visit(spec.children[i], value.items[i], child_path(spec, root_call, path, i), false);
   }
 
-  // A dataclass given as its fields: every field with a value in the spec,
-  // in any order; the spec's None fields may be given as None or left out.
-  void visit_dataclass(const TreeSpec& spec, const PyValue& value, const std::string& path) {
-    if (!value.s.empty() && !same_class(spec.type, value.s))
-      mismatch(spec, value, path, "; the class differs");
-    std::vector<PyValue> missing, extra;
-    for (const auto& k : spec.keys)
-      if (!contains_key(value.keys, k)) missing.push_back(k);
-    for (size_t k = 0; k < value.keys.size(); ++k) {
-      const PyValue& key = value.keys[k];
-      bool none_field = key.kind == PyValue::Kind::Str && value.items[k].is_none() &&
-                        std::find(spec.none_fields.begin(), spec.none_fields.end(), key.s) != spec.none_fields.end();
-      if (!contains_key(spec.keys, key) && !none_field) extra.push_back(key);
-    }
-    if (!missing.empty() || !extra.empty()) {
-      std::string detail;
-      if (!missing.empty()) detail += "; missing field(s) " + keys_repr(missing);
-      if (!extra.empty()) detail += "; unexpected field(s) " + keys_repr(extra);
-      mismatch(spec, value, path, detail);
-    }
-    for (size_t i = 0; i < spec.keys.size(); ++i) {
-      size_t k = 0;
-      while (!same_key(value.keys[k], spec.keys[i])) ++k;
-      visit(spec.children[i], value.items[k], child_path(spec, false, path, i), false);
-    }
-  }
-
-  void visit_dict(const TreeSpec& spec, const PyValue& value, const std::string& path,
-                  bool root_call) {
+  // Dicts, and dataclasses given as their fields: matched by key in any
+  // order (a dataclass's None fields may be given as None or left out).
+  void visit_keyed(const TreeSpec& spec, const PyValue& value, const std::string& path, bool root_call) {
     if (value.kind != PyValue::Kind::Dict) mismatch(spec, value, path);
+    if (spec.dataclass && !value.s.empty() && !same_class(spec.type, value.s))
+      mismatch(spec, value, path, "; the class differs");
+    auto none_field = [&](const PyValue& key, const PyValue& item) {
+      return spec.dataclass && key.kind == PyValue::Kind::Str && item.is_none() &&
+             std::find(spec.none_fields.begin(), spec.none_fields.end(), key.s) != spec.none_fields.end();
+    };
     std::vector<PyValue> missing, extra;
     for (const auto& k : spec.keys)
       if (!contains_key(value.keys, k)) missing.push_back(k);
-    for (const auto& k : value.keys)
-      if (!contains_key(spec.keys, k)) extra.push_back(k);
+    for (size_t k = 0; k < value.keys.size(); ++k)
+      if (!contains_key(spec.keys, value.keys[k]) && !none_field(value.keys[k], value.items[k]))
+        extra.push_back(value.keys[k]);
     if (!missing.empty() || !extra.empty()) {
+      const std::string noun = spec.dataclass ? " field(s) " : " key(s) ";
       std::string detail;
-      if (!missing.empty()) detail += "; missing key(s) " + keys_repr(missing);
-      if (!extra.empty()) detail += "; extra key(s) " + keys_repr(extra);
+      if (!missing.empty()) detail += "; missing" + noun + keys_repr(missing);
+      if (!extra.empty()) detail += "; extra" + noun + keys_repr(extra);
       mismatch(spec, value, path, detail);
     }
     for (size_t i = 0; i < spec.keys.size(); ++i) {

@@ -72,7 +72,7 @@ TEST_CASE("dataclass mismatches name the fields", "[program][pytree]") {
   CHECK_THAT(missing, Catch::Contains("missing field(s) ['b']"));
   // A None field with a value is not the program's structure.
   std::string extra = error_of(in, call(fields({{"a", num(1)}, {"b", num(2)}, {"note", num(3)}})));
-  CHECK_THAT(extra, Catch::Contains("unexpected field(s) ['note']"));
+  CHECK_THAT(extra, Catch::Contains("extra field(s) ['note']"));
   CHECK_THAT(error_of(in, call(fields({{"a", num(1)}, {"b", num(2)}}, "Other"))), Catch::Contains("the class differs"));
   CHECK_THAT(error_of(in, call(PyValue::tuple({num(1)}))), Catch::Contains("but got a tuple of 1 item"));
 }
