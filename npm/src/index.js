@@ -122,7 +122,11 @@ export async function load(source, options = {}) {
   }
 }
 
-// options.model: which model of a PT2 archive holding several ('' or absent: the default).
+/**
+ * options.model: which model of a PT2 archive holding several ('' when absent: the default).
+ * @param {{model?: unknown}} options
+ * @returns {string}
+ */
 function modelOption(options) {
   if (options.model === undefined) return '';
   if (typeof options.model !== 'string') {

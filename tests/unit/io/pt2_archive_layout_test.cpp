@@ -274,6 +274,12 @@ TEST_CASE("several models in one PT2 archive load by name", "[io][pt2-archive]")
     CHECK(p.describe({false})["archive"]["program_entry"] == "model/models/model.json");
   }
 
+  SECTION("an archive of one model loads it whatever its name") {
+    auto single = as_bytes(testing::convert_to_pt2_archive({{"encoder", encoder}}));
+    LoadedProgram p(single, "single.pt2");
+    CHECK(p.describe({false})["archive"]["program_entry"] == "model/models/encoder.json");
+  }
+
   SECTION("a legacy archive holds one program, 'model'") {
     LoadedProgram p(encoder, "mlp.pt2", "model");
     ErrorCode code{};
@@ -334,5 +340,32 @@ TEST_CASE("big-endian archives: pickled weights are byte-swapped, raw ones refus
       INFO("case " << c.name << ": " << c.detail);
       CHECK(c.passed);
     }
+  }
+}
+
+TEST_CASE("PT2-archive versions other than 0 are refused naming the record", "[io][pt2-archive]") {
+  auto bytes = testing::convert_to_pt2_archive({{"model", fixture_bytes(kShared + "/model.pt2")}});
+  std::vector<testing::ZipRecord> records = testing::read_records(bytes);
+  for (auto& r : records)
+    if (r.name == "model/archive_version") r.data = "1";
+  Bytes changed = as_bytes(testing::write_zip(records).bytes);
+  ErrorCode code{};
+  std::string message = error_of([&] { LoadedProgram p(changed, "v1.pt2"); }, &code);
+  CHECK(code == ErrorCode::Unsupported);
+  CHECK_THAT(message, Catch::Contains("v1.pt2: PT2 archive version '1' (model/archive_version) is not supported"));
+}
+
+TEST_CASE("example inputs that pickle a user dataclass leave the program loadable", "[io][pytree]") {
+  const std::string dir = std::string(PT2WEB_EXPORT_FIXTURES_DIR) + "/pytree_dataclass";
+  for (const char* file : {"/model.pt2", "/model.core.pt2"}) {
+    ExportedProgram ep = load_pt2(fixture_bytes(dir + file), "pytree_dataclass");
+    CHECK_FALSE(ep.example_inputs.has_value());
+    CHECK_THAT(ep.example_inputs_unavailable, Catch::Contains("pickle global '__main__.Pair' is not allowed"));
+    // Converted to the PT2-archive layout the sample inputs are the same pickle.
+    ExportedProgram converted = load_pt2(
+        as_bytes(testing::convert_to_pt2_archive({{"model", fixture_bytes(dir + file)}})), "pytree_dataclass");
+    CHECK_FALSE(converted.example_inputs.has_value());
+    CHECK_THAT(converted.example_inputs_unavailable,
+               Catch::Contains("model/data/sample_inputs/model.pt") && Catch::Contains("'__main__.Pair'"));
   }
 }
