@@ -96,7 +96,11 @@ export interface TupleTag { tuple: InputValue[] }
 export interface ListTag { list: InputValue[] }
 export interface DictTag { dict: Array<[string | number, InputValue]> }
 
-/** A value run() accepts: tensors, Python scalars, None and pytrees of them. */
+/**
+ * A value run() accepts: tensors, Python scalars, None and pytrees of them
+ * (tuples, lists and namedtuples as arrays; dicts as objects or Maps;
+ * dataclasses as objects of their fields or arrays of their values).
+ */
 export type InputValue =
   | Tensor
   | { dtype: DType; shape: readonly number[]; data: AnyTypedArray }
@@ -107,7 +111,11 @@ export type InputValue =
   | InputValue[]
   | { [key: string]: InputValue };
 
-/** A value run() returns: tensors (fresh copies), Python scalars, None and pytrees of them. */
+/**
+ * A value run() returns: tensors (fresh copies), Python scalars, None and
+ * pytrees of them (tuples, lists and namedtuples as arrays; dicts and
+ * dataclasses as objects, a dataclass's keys being its field names).
+ */
 export type OutputValue =
   | Tensor
   | number | bigint | boolean | string | null
