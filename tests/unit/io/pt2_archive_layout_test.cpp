@@ -1,7 +1,8 @@
 // The PT2-archive layout torch 2.8+ writes (../shared/docs/PT2-FORMAT.md §4),
 // tested on fixtures that torch 2.6 wrote in the legacy layout and
 // tests/support/pt2_archive_converter.h rewrote at test time into a temp
-// folder: every fixture's cases pass from its converted archive (raw weights;
+// folder: every fixture's cases (tests/fixtures, -export, -decomp, -int8)
+// pass from its converted archive (raw weights;
 // pickled forms on the programs with every weight kind), the converted bytes
 // follow the spec (root folder, records, 64-byte alignment, shared storage
 // files), several models load by name, and each byte order either loads or is
@@ -97,7 +98,8 @@ std::string error_of(const std::function<void()>& f, ErrorCode* code = nullptr) 
 }  // namespace
 
 TEST_CASE("every fixture converted to the PT2-archive layout passes its cases", "[io][pt2-archive][fixtures]") {
-  for (const std::string& dir : {std::string(PT2WEB_FIXTURES_DIR), std::string(PT2WEB_EXPORT_FIXTURES_DIR)}) {
+  for (const std::string& dir : {std::string(PT2WEB_FIXTURES_DIR), std::string(PT2WEB_EXPORT_FIXTURES_DIR),
+                                 std::string(PT2WEB_DECOMP_FIXTURES_DIR), testing::int8_fixtures_dir()}) {
     for (const auto& name : testing::fixture_names(dir)) {
       for (bool core : {false, true}) {
         if (!testing::file_exists(dir + "/" + name + (core ? "/cases.core.json" : "/cases.json"))) continue;
