@@ -45,9 +45,9 @@ LoadedProgram& ProgramBinding::program() {
   return const_cast<LoadedProgram&>(static_cast<const ProgramBinding*>(this)->program());
 }
 
-val ProgramBinding::load(const val& bytes, const std::string& label) {
+val ProgramBinding::load(const val& bytes, const std::string& label, const std::string& model) {
   return guarded([&] {
-    program_ = std::make_unique<LoadedProgram>(bytes_from_js(bytes), label);
+    program_ = std::make_unique<LoadedProgram>(bytes_from_js(bytes), label, model);
     return val::undefined();
   });
 }
@@ -154,8 +154,8 @@ val ProgramBinding::printed() const {
   return guarded([&] { return val(program().printed()); });
 }
 
-val inspect_archive(const val& bytes, const std::string& label) {
-  return guarded([&] { return json_text(pt2web::inspect_archive(bytes_from_js(bytes), label, {true})); });
+val inspect_archive(const val& bytes, const std::string& label, const std::string& model) {
+  return guarded([&] { return json_text(pt2web::inspect_archive(bytes_from_js(bytes), label, {true}, model)); });
 }
 
 val heap_stats() {

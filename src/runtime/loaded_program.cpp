@@ -10,8 +10,9 @@ namespace pt2web {
 
 namespace {
 
-ExportedProgram load_verified(Bytes bytes, const std::string& label, ArchiveLayout* layout) {
-  ExportedProgram program = load_pt2(std::move(bytes), label, layout);
+ExportedProgram load_verified(Bytes bytes, const std::string& label, ArchiveLayout* layout,
+                              const std::string& model) {
+  ExportedProgram program = load_pt2(std::move(bytes), label, layout, model);
   verify_program(program);
   return program;
 }
@@ -30,8 +31,8 @@ class ObserverScope {
 
 }  // namespace
 
-LoadedProgram::LoadedProgram(Bytes bytes, const std::string& label) {
-  ExportedProgram program = load_verified(std::move(bytes), label, &layout_);
+LoadedProgram::LoadedProgram(Bytes bytes, const std::string& label, const std::string& model) {
+  ExportedProgram program = load_verified(std::move(bytes), label, &layout_, model);
   mutates_inputs_ = pt2web::may_mutate_inputs(program);
   session_ = std::make_unique<Session>(std::move(program));
 }
@@ -91,9 +92,10 @@ const PyValue* LoadedProgram::example_inputs() const {
 
 PyValue LoadedProgram::random_inputs(uint32_t seed) const { return pt2web::random_inputs(program(), seed); }
 
-nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOptions options) {
+nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOptions options,
+                               const std::string& model) {
   ArchiveLayout layout;
-  ExportedProgram program = load_verified(std::move(bytes), label, &layout);
+  ExportedProgram program = load_verified(std::move(bytes), label, &layout, model);
   return describe_program(program, &layout, options);
 }
 

@@ -11,6 +11,7 @@ Run with torch 2.6 (the trixie chroot of ../shared/tools/README.md), with
 ../shared/tools/gen_fixtures.py importable (same folder or PYTHONPATH):
     python3 gen_export_programs.py OUTDIR [name ...]
 """
+import dataclasses
 import sys
 from collections import namedtuple
 
@@ -343,6 +344,93 @@ def stride_models():
     return M
 
 
+# --- helper "archive": PT2-archive layouts (tests/unit/io/pt2_archive_layout_test.cpp
+# converts archive_shared_storage to the torch 2.8+ layout, where views of one
+# storage share a file) and dataclass pytrees ---
+
+@dataclasses.dataclass
+class Pair:
+    a: torch.Tensor
+    b: torch.Tensor
+    note: object = None  # None here: the spec lists it among the None fields
+
+
+@dataclasses.dataclass
+class Summary:
+    total: torch.Tensor
+    diff: torch.Tensor
+
+
+for _cls in (Pair, Summary):
+    torch.export.register_dataclass(_cls, serialized_type_name="pt2web_tests." + _cls.__name__)
+    # torch 2.6's ep.module() flattens inputs through torch.fx._pytree, which
+    # needs its own flatten function for a registered class.
+    torch.fx._pytree.register_pytree_flatten_spec(
+        _cls, lambda obj, spec: [getattr(obj, name) for name in spec.context[0]])
+
+_encode = gf.enc
+
+
+def _encode_dataclass(v):
+    """The cases format's encoding of a dataclass: its class name, fields and values."""
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        fields = [f.name for f in dataclasses.fields(v)]
+        return {"dataclass": {"type": type(v).__name__, "fields": fields,
+                              "values": [_encode(getattr(v, f)) for f in fields]}}
+    return _encode(v)
+
+
+gf.enc = _encode_dataclass
+
+
+class DataclassIO(nn.Module):
+    def forward(self, p: Pair, scale):
+        return Summary(total=p.a + p.b * scale, diff=p.a - p.b)
+
+
+class SharedStorage(nn.Module):
+    """Weights that are views of one storage: an embedding tied to the output
+    projection, buffers that slice (a storage offset) and transpose (strides)
+    another buffer, a non-persistent buffer, and two tensor constants, one a
+    view of the other."""
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(10, 6)
+        self.out = nn.Linear(6, 10, bias=False)
+        self.out.weight = self.emb.weight
+        base = torch.randn(4, 6)
+        self.register_buffer("table", base)
+        self.register_buffer("table_rows", base[1:3])
+        self.register_buffer("table_t", base.t())
+        self.register_buffer("scale", torch.rand(6) + 0.5, persistent=False)
+        self.const = torch.randn(3, 6)
+        self.const_tail = self.const[1:]
+
+    def forward(self, idx):
+        h = self.emb(idx) * self.scale + self.table_rows.sum(0) + self.table_t.sum(1)
+        h = h + self.table.mean(0) + self.const.sum(0) - self.const_tail.mean(0)
+        return self.out(h)
+
+
+def archive_programs():
+    tol = (1e-5, 1e-6)
+
+    def ss():
+        torch.manual_seed(3)
+        idx = torch.tensor([[1, 4, 9], [0, 2, 2]])
+        return SharedStorage(), (idx,), {}, None, [
+            ("default", (idx,), {}), ("other", (torch.tensor([[7, 3, 5], [8, 6, 1]]),), {})], tol, \
+            "tied weights and buffers and constants that are views of one storage (PT2-archive layout tests)"
+    def dc():
+        p = Pair(R(3), R(3))
+        return DataclassIO(), (p, R(3)), {}, None, [
+            ("default", (p, R(3)), {}), ("other", (Pair(R(3), R(3)), R(3)), {})], tol, \
+            "a dataclass input and output (torch.export.register_dataclass); the example inputs pickle __main__.Pair"
+    return {"archive_shared_storage": ss, "pytree_dataclass": dc}
+
+# --- end of the PT2-archive block ---
+
+
 def models():
     M = {}
     tol = (1e-5, 1e-6)
@@ -440,6 +528,7 @@ def models():
             "complex64 inputs and outputs: arithmetic with a real tensor, conj, abs, angle, ifft"
     M["complex_io"] = cio
     M.update(stride_models())
+    M.update(archive_programs())
     return M
 
 
