@@ -3,7 +3,9 @@
 // L2); for each block of MC rows, A is packed into 2-row panels (when all
 // rows fit one block, once for the whole product); then the 2x16
 // micro-kernel sweeps the block with a B panel held in L1. Products
-// with at most eight rows, or one column, take the unpacked path (gemv.h).
+// with at most eight rows, or one column, take the unpacked path (gemv.h);
+// products a few column tiles wide that fill 2-row tiles better than
+// 16-column ones are computed transposed (prefer_transposed).
 #include <algorithm>
 #include <vector>
 
@@ -121,6 +123,36 @@ void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSo
   }
 }
 
+// Products narrower than a few column tiles waste much of their last tile
+// (N = 49, a pointwise convolution on a 7x7 image: a quarter of it).
+// Computed transposed, C^T[N, M] = B^T A^T, the waste falls on the 2-row
+// tiles instead; the result is then transposed into C, a pass over M*N
+// floats next to the product's M*N*K multiply-adds.
+constexpr int64_t kNarrowColumns = 256;
+constexpr int64_t kMinTransposedDepth = 32;  // below, the extra pass weighs too much
+
+double tile_use(int64_t rows, int64_t cols) {
+  return static_cast<double>(rows * cols) /
+         static_cast<double>(panel_count(rows, kTileRows) * kTileRows * panel_count(cols, kTileCols) * kTileCols);
+}
+
+bool prefer_transposed(int64_t M, int64_t N, int64_t K) {
+  if (N <= kMaxUnpackedRows || N >= kNarrowColumns || K < kMinTransposedDepth) return false;
+  return tile_use(N, M) > 1.1 * tile_use(M, N);
+}
+
+// C (+)= T^T, T being [N, M] row-major.
+void transpose_into(int64_t M, int64_t N, const float* T, float* C, int64_t ldc, bool accumulate) {
+  parallel::for_each_index(M, N, [&](int64_t i) {
+    float* row = C + i * ldc;
+    if (accumulate) {
+      for (int64_t j = 0; j < N; ++j) row[j] += T[j * M + i];
+    } else {
+      for (int64_t j = 0; j < N; ++j) row[j] = T[j * M + i];
+    }
+  });
+}
+
 // The unpacked product of few rows split by columns across threads.
 void unpacked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, OutputF32 C, bool accumulate) {
   parallel::parallel_for(
@@ -149,6 +181,14 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* 
   if (few_rows) return unpacked_parallel(M, N, K, A, B, OutputF32{C, ldc, 1}, accumulate);
   // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
   if (N == 1) return unpacked_parallel(1, M, K, B.transposed(), A.transposed(), OutputF32{C, 0, ldc}, accumulate);
+  if (prefer_transposed(M, N, K)) {
+    thread_local std::vector<float> product;
+    product.resize(static_cast<size_t>(M * N));
+    const StridedB flipped{A.transposed()};
+    gemm_blocked_parallel(N, M, K, B.transposed(), PanelSourceF32{&StridedB::panels, &flipped}, product.data(), M,
+                          false, GemmBias{bias.cols, bias.rows});
+    return transpose_into(M, N, product.data(), C, ldc, accumulate);
+  }
   const StridedB strided{B};
   gemm_blocked_parallel(M, N, K, A, PanelSourceF32{&StridedB::panels, &strided}, C, ldc, accumulate, bias);
 }

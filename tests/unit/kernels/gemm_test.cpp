@@ -2,7 +2,7 @@
 // of the K/M/N blocks, products of up to four rows and of one column (the
 // unpacked paths, every tile tail in every layout),
 // transposed and strided operands, accumulation into C, biases the product
-// starts from, and empty sizes.
+// starts from, narrow products computed transposed, and empty sizes.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -129,4 +129,15 @@ TEST_CASE("gemm starts from row and column biases", "[kernels][gemm]") {
       check_against_reference(13, 1, 21, Layout::RowMajor, Layout::RowMajor, false, row_bias, col_bias);
       check_against_reference(5, 6, 0, Layout::RowMajor, Layout::RowMajor, false, row_bias, col_bias);
     }
+}
+
+TEST_CASE("narrow products computed transposed match the reference", "[kernels][gemm]") {
+  // N = 49 and 196: pointwise convolutions on 7x7 and 14x14 planes; N = 33
+  // with an odd row count; the 2-row tiles then take the tail.
+  const Layout layouts[] = {Layout::RowMajor, Layout::Transposed, Layout::Strided};
+  for (Layout la : layouts)
+    for (Layout lb : layouts) check_against_reference(160, 49, 96, la, lb, false, true, false);
+  check_against_reference(960, 49, 160, Layout::RowMajor, Layout::RowMajor, false, true, true);
+  check_against_reference(131, 33, 300, Layout::RowMajor, Layout::RowMajor, true);
+  check_against_reference(576, 196, 96, Layout::RowMajor, Layout::RowMajor, false, true, false);
 }
