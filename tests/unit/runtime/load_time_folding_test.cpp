@@ -1,6 +1,7 @@
 // Load-time folding (runtime/load_time_folding.h): MobileNetV2's 52 batch
 // norms are folded into their convolutions when the session is made (both
-// dialects), the loaded program keeps them, and replacing a folded running
+// dialects), the loaded program keeps them, buffers the program writes are
+// left alone, and replacing a folded running
 // statistic through set_buffer, or putting it back with reset_state, gives
 // what a program loaded with that value gives. The fixture case tests check
 // the folded programs against torch.
@@ -59,6 +60,17 @@ TEST_CASE("batch norms are folded into convolutions at load", "[load_time_foldin
     // The session shows the program as loaded.
     Session session(std::move(program));
     CHECK(batch_norms(session.program().graph) == 52);
+  }
+}
+
+TEST_CASE("buffers the program may write are not folded", "[load_time_folding]") {
+  for (bool core : {false, true}) {
+    INFO("core dialect: " << core);
+    ExportedProgram program = load_fixture("mobilenet_v2", core);
+    // As if the program wrote one running variance: its batch norm stays, the other 51 fold.
+    LoadTimeFolding folded = fold_at_load(program, {}, {"features.0.1.running_var"});
+    CHECK(batch_norms(folded.program.graph) == 1);
+    CHECK(folded.folded_buffers.count("features.0.1.running_var") == 0);
   }
 }
 
