@@ -1,7 +1,9 @@
 // Load-time folding: the program a session runs is the loaded program with
 // its inference batch norms folded into the convolutions before them
 // (passes/fold_batch_norm.h), so the scale and shift are computed once at
-// load instead of on every call. Only state that stays constant is folded:
+// load instead of on every call, and then the weights of narrow 1x1
+// convolutions packed (runtime/load_time_packing.h). Only state that stays
+// constant is folded or packed:
 // buffers the program may write (runtime/buffer_writes.h) are left alone.
 // Buffers the program never writes can still be replaced through
 // Session::set_buffer or put back by reset_state; the session then calls
@@ -32,9 +34,9 @@ struct LoadTimeFolding {
 LoadTimeFolding fold_at_load(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
                              const std::set<std::string>& written);
 
-// Recomputes the folded constants of `folded` (made by fold_at_load from
-// `loaded`) from the buffers' current values, in place: the graph, and so
-// any plan built on it, stays valid.
+// Recomputes the folded and packed constants of `folded` (made by
+// fold_at_load from `loaded`) from the buffers' current values, in place:
+// the graph, and so any plan built on it, stays valid.
 void refresh_folds(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
                    const std::set<std::string>& written, LoadTimeFolding& folded);
 

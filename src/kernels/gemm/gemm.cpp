@@ -153,6 +153,29 @@ void transpose_into(int64_t M, int64_t N, const float* T, float* C, int64_t ldc,
   });
 }
 
+// C[M, N] (+)= A B computed as C^T = B^T A^T, A^T given by its panels.
+void transposed_product(int64_t M, int64_t N, int64_t K, PanelSourceF32 a_transposed, MatrixF32 B, float* C,
+                        int64_t ldc, bool accumulate, GemmBias bias) {
+  thread_local std::vector<float> product;
+  product.resize(static_cast<size_t>(M * N));
+  gemm_blocked_parallel(N, M, K, B.transposed(), a_transposed, product.data(), M, false,
+                        GemmBias{bias.cols, bias.rows});
+  transpose_into(M, N, product.data(), C, ldc, accumulate);
+}
+
+// The panels of a weight packed by pack_weight_f32: per K block, every
+// 16-column panel of W^T, so block (k0, j0) is found, never packed.
+struct PackedWeightPanels {
+  const float* data;
+  int64_t padded_rows;  // M rounded up to whole panels
+  static const float* panels(const void* context, int64_t k0, int64_t kc, int64_t j0, int64_t, float*) {
+    const auto* w = static_cast<const PackedWeightPanels*>(context);
+    return w->data + w->padded_rows * k0 + j0 * kc;
+  }
+};
+
+int64_t padded_weight_rows(int64_t M) { return panel_count(M, kTileCols) * kTileCols; }
+
 // The unpacked product of few rows split by columns across threads.
 void unpacked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, OutputF32 C, bool accumulate) {
   parallel::parallel_for(
@@ -182,12 +205,8 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* 
   // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
   if (N == 1) return unpacked_parallel(1, M, K, B.transposed(), A.transposed(), OutputF32{C, 0, ldc}, accumulate);
   if (prefer_transposed(M, N, K)) {
-    thread_local std::vector<float> product;
-    product.resize(static_cast<size_t>(M * N));
     const StridedB flipped{A.transposed()};
-    gemm_blocked_parallel(N, M, K, B.transposed(), PanelSourceF32{&StridedB::panels, &flipped}, product.data(), M,
-                          false, GemmBias{bias.cols, bias.rows});
-    return transpose_into(M, N, product.data(), C, ldc, accumulate);
+    return transposed_product(M, N, K, PanelSourceF32{&StridedB::panels, &flipped}, B, C, ldc, accumulate, bias);
   }
   const StridedB strided{B};
   gemm_blocked_parallel(M, N, K, A, PanelSourceF32{&StridedB::panels, &strided}, C, ldc, accumulate, bias);
@@ -201,6 +220,27 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, fl
     return;
   }
   gemm_blocked_parallel(M, N, K, A, B, C, ldc, accumulate, bias);
+}
+
+bool gemm_f32_computes_transposed(int64_t M, int64_t N, int64_t K) {
+  return M > kMaxUnpackedRows && N > 1 && prefer_transposed(M, N, K);
+}
+
+int64_t packed_weight_floats(int64_t M, int64_t K) { return padded_weight_rows(M) * std::max<int64_t>(K, 0); }
+
+void pack_weight_f32(int64_t M, int64_t K, MatrixF32 W, float* packed) {
+  const int64_t padded = padded_weight_rows(M);
+  for (int64_t k0 = 0; k0 < K; k0 += kBlockK)
+    pack_b_block(W.transposed(), k0, std::min(kBlockK, K - k0), 0, M, packed + padded * k0);
+}
+
+void gemm_packed_weight_f32(int64_t M, int64_t N, int64_t K, const float* packed, MatrixF32 B, float* C,
+                            int64_t ldc, const float* row_bias) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) return fill_bias(M, N, C, ldc, GemmBias{row_bias, nullptr});
+  const PackedWeightPanels weight{packed, padded_weight_rows(M)};
+  transposed_product(M, N, K, PanelSourceF32{&PackedWeightPanels::panels, &weight}, B, C, ldc, false,
+                     GemmBias{row_bias, nullptr});
 }
 
 }  // namespace pt2web

@@ -1,6 +1,7 @@
 // Load-time folding (runtime/load_time_folding.h): MobileNetV2's 52 batch
 // norms are folded into their convolutions when the session is made (both
-// dialects), the loaded program keeps them, buffers the program writes are
+// dialects), narrow 1x1 convolutions get packed weights in place of the
+// folded ones, the loaded program keeps them, buffers the program writes are
 // left alone, and replacing a folded running
 // statistic through set_buffer, or putting it back with reset_state, gives
 // what a program loaded with that value gives. The fixture case tests check
@@ -60,6 +61,31 @@ TEST_CASE("batch norms are folded into convolutions at load", "[load_time_foldin
     // The session shows the program as loaded.
     Session session(std::move(program));
     CHECK(batch_norms(session.program().graph) == 52);
+  }
+}
+
+size_t count_target(const Graph& graph, const std::string& target) {
+  return static_cast<size_t>(std::count_if(graph.nodes.begin(), graph.nodes.end(),
+                                           [&](const Node& n) { return n.target == target; }));
+}
+
+TEST_CASE("narrow 1x1 convolutions get their weights packed at load", "[load_time_folding]") {
+  for (bool core : {false, true}) {
+    INFO("core dialect: " << core);
+    ExportedProgram program = load_fixture("mobilenet_v2", core);
+    LoadTimeFolding folded = fold_at_load(program, {}, buffers_the_program_may_write(program));
+    // The 1x1 convolutions on 7x7 planes (N = 49): the projection 576 -> 160 after the
+    // stride-2 block, three expansions 160 -> 960, three projections 960 -> 160 or 320,
+    // and the last 320 -> 1280.
+    const size_t packed = count_target(folded.program.graph, "torch.ops.pt2web.packed_pointwise_conv.default");
+    CHECK(packed == 8);
+    // Each packed weight replaced its folded copy: the constants count is unchanged and
+    // every one of them is read.
+    size_t packed_constants = 0;
+    for (const auto& entry : folded.program.constants) packed_constants += entry.first.rfind("packed_", 0) == 0;
+    CHECK(packed_constants == packed);
+    CHECK(folded.program.constants.size() == program.constants.size() + 2 * 52);
+    CHECK(folded.program.signature.input_specs.size() == program.signature.input_specs.size() + 2 * 52);
   }
 }
 
