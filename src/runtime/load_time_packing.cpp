@@ -100,6 +100,10 @@ void pack_pointwise_weights(ExportedProgram& program, const std::map<std::string
   std::map<std::string, Tensor> state = state_by_placeholder(program);
   for (const auto& name : written_placeholders(program)) state.erase(name);
   for (const auto& name : changing) state.erase(name);
+  std::map<std::string, std::string> constant_of;  // placeholder -> lifted constant added after loading
+  for (const auto& spec : program.signature.input_specs)
+    if (spec.kind == InputKind::ConstantTensor && !original_constants.count(spec.target))
+      constant_of[spec.arg.name] = spec.target;
   bool packed_any = false;
   for (Node& node : program.graph.nodes) {
     if (!is_pointwise_conv(node) || node.outputs.size() != 1) continue;
@@ -141,6 +145,13 @@ void pack_pointwise_weights(ExportedProgram& program, const std::map<std::string
                    named("in_channels", in_c)};
     node.target = "torch.ops.pt2web.packed_pointwise_conv.default";
     packed_any = true;
+    // A folded weight read by nothing else is released now, not after the
+    // loop, so load never holds every folded and packed copy at once.
+    auto folded = constant_of.find(weight->first);
+    if (folded != constant_of.end() && !names_read(program.graph).count(folded->first)) {
+      program.constants[folded->second].tensor = Tensor();
+      state.erase(weight);
+    }
   }
   if (packed_any) drop_unread_constants(program, original_constants);
 }
