@@ -46,9 +46,9 @@ LoadedProgram& ProgramBinding::program() {
   return const_cast<LoadedProgram&>(static_cast<const ProgramBinding*>(this)->program());
 }
 
-val ProgramBinding::load(const val& bytes, const std::string& label) {
+val ProgramBinding::load(const val& bytes, const std::string& label, const std::string& model) {
   return guarded([&] {
-    program_ = std::make_unique<LoadedProgram>(js_byte_source(bytes), label);
+    program_ = std::make_unique<LoadedProgram>(js_byte_source(bytes), label, model);
     return val::undefined();
   });
 }
@@ -155,8 +155,8 @@ val ProgramBinding::printed() const {
   return guarded([&] { return val(program().printed()); });
 }
 
-val inspect_archive(const val& bytes, const std::string& label) {
-  return guarded([&] { return json_text(pt2web::inspect_archive(js_byte_source(bytes), label, {true})); });
+val inspect_archive(const val& bytes, const std::string& label, const std::string& model) {
+  return guarded([&] { return json_text(pt2web::inspect_archive(js_byte_source(bytes), label, {true}, model)); });
 }
 
 val heap_stats() {

@@ -23,7 +23,7 @@ class ProgramBinding {
  public:
   // LoadedProgram's constructor; label names it in errors. Result value:
   // undefined. Fails with UNSUPPORTED listing missing operators.
-  emscripten::val load(const emscripten::val& bytes, const std::string& label);
+  emscripten::val load(const emscripten::val& bytes, const std::string& label, const std::string& model);
   // Result value: the description (runtime/describe.h) as JSON text; with
   // the printed program when `printed` is true.
   emscripten::val describe(bool printed) const;
@@ -68,9 +68,10 @@ class ProgramBinding {
 // Whether this build of the module can run threads (the -pthread build).
 bool threads_supported();
 
-// inspect_archive (runtime/loaded_program.h), printed program included.
+// inspect_archive (runtime/loaded_program.h), printed program included;
+// `model`: which model of a PT2 archive ("" for the default).
 // Result value: the description as JSON text.
-emscripten::val inspect_archive(const emscripten::val& bytes, const std::string& label);
+emscripten::val inspect_archive(const emscripten::val& bytes, const std::string& label, const std::string& model);
 
 // The module's heap: {inUse: bytes malloc has handed out and not taken back,
 // heapSize: the wasm memory's size}. For leak tests and memory reports.

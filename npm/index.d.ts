@@ -96,7 +96,11 @@ export interface TupleTag { tuple: InputValue[] }
 export interface ListTag { list: InputValue[] }
 export interface DictTag { dict: Array<[string | number, InputValue]> }
 
-/** A value run() accepts: tensors, Python scalars, None and pytrees of them. */
+/**
+ * A value run() accepts: tensors, Python scalars, None and pytrees of them
+ * (tuples, lists and namedtuples as arrays; dicts as objects or Maps;
+ * dataclasses as objects of their fields or arrays of their values).
+ */
 export type InputValue =
   | Tensor
   | { dtype: DType; shape: readonly number[]; data: AnyTypedArray }
@@ -107,7 +111,11 @@ export type InputValue =
   | InputValue[]
   | { [key: string]: InputValue };
 
-/** A value run() returns: tensors (fresh copies), Python scalars, None and pytrees of them. */
+/**
+ * A value run() returns: tensors (fresh copies), Python scalars, None and
+ * pytrees of them (tuples, lists and namedtuples as arrays; dicts and
+ * dataclasses as objects, a dataclass's keys being its field names).
+ */
 export type OutputValue =
   | Tensor
   | number | bigint | boolean | string | null
@@ -201,7 +209,7 @@ export interface GraphSignature {
 
 /** Everything `pt2web info --json` prints about a program. */
 export interface ProgramDescription {
-  archive?: { kind: string; program_entry: string; entries: Array<{ name: string; size: number }> };
+  archive?: { kind: string; program_entry: string; models: string[]; entries: Array<{ name: string; size: number }> };
   schema_version: { major: number; minor: number };
   torch_version?: string;
   dialect: 'TRAINING' | 'ATEN';
@@ -231,6 +239,13 @@ export interface LoadProgress {
 export interface LoadOptions {
   /** The program's name in error messages (default: the file name or URL). */
   label?: string;
+  /**
+   * Which model of a PT2 archive to load (its models/<model>.json), for
+   * archives that hold several. Default: "model" (what torch.export.save
+   * writes), else the archive's only model; an archive with several models
+   * and none named "model" is refused with a BadInputError naming them.
+   */
+  model?: string;
   /**
    * Called as loading goes on: 'download' as the model's bytes arrive (the
    * complete download once, with loaded === total), 'wasm' when the

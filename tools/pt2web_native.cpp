@@ -2,8 +2,8 @@
 // JavaScript does, through runtime/loaded_program.h (transformations through
 // passes/ and io/'s writer).
 //   pt2web_native check DIR [--core] [--threads N]   runs a fixture folder's cases like the npm CLI's check
-//   pt2web_native info MODEL.pt2                     prints the program's description (JSON)
-//   pt2web_native print MODEL.pt2                    prints the program
+//   pt2web_native info MODEL.pt2 [--model NAME]      prints the program's description (JSON)
+//   pt2web_native print MODEL.pt2 [--model NAME]     prints the program (NAME: a model of a PT2 archive)
 //   pt2web_native decompose IN.pt2 OUT.pt2 [--preserve op,...]
 //                                                    run_decompositions() to Core ATen, saved as a .pt2
 //   pt2web_native save IN.pt2 OUT.pt2                loads and saves again (pt2web's writer, torch 2.6 layout)
@@ -59,14 +59,20 @@ int check(const std::string& dir, bool core, int threads) {
   return result.failed() ? 1 : 0;
 }
 
-// The description of the archive at `path`, printed program included.
-nlohmann::json describe_file(const std::string& path) {
+// The description of the archive at `path`, printed program included;
+// `model`: which model of a PT2 archive holding several ("" for the default).
+nlohmann::json describe_file(const std::string& path, const std::string& model = "") {
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(path));
-  return inspect_archive(bytes, path, {/*printed=*/true});
+  return inspect_archive(bytes, path, {/*printed=*/true}, model);
+}
+
+// The value of "--model NAME" after argv[3], or "" when absent.
+std::string model_option(int argc, char** argv) {
+  return argc == 5 && std::string(argv[3]) == "--model" ? argv[4] : "";
 }
 
 int usage() {
-  std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 | print MODEL.pt2 |\n"
+  std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 [--model NAME] | print MODEL.pt2 [--model NAME] |\n"
                "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2 | fold IN.pt2 OUT.pt2 |\n"
                "       bench DIR [--core] [--runs N] [--profile] |\n"
                "       conform [--dialect training|core|both] [--list FILE] PATH... |\n"
@@ -252,11 +258,11 @@ int main(int argc, char** argv) {
       return check(argv[2], core, threads);
     }
     if (command == "info") {
-      std::cout << describe_file(argv[2]).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      std::cout << describe_file(argv[2], model_option(argc, argv)).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       return 0;
     }
     if (command == "print") {
-      std::cout << describe_file(argv[2])["printed"].get<std::string>();
+      std::cout << describe_file(argv[2], model_option(argc, argv))["printed"].get<std::string>();
       return 0;
     }
     if (command == "decompose" && argc >= 4) return decompose(argc, argv);

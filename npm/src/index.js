@@ -30,7 +30,7 @@ export { sampleInputs } from './sample_inputs.js';
 export { cachedModels, clearModelCache } from './model_cache.js';
 export { Program, WorkerProgram };
 
-const LOAD_OPTIONS = ['label', 'onProgress', 'wasm', 'cache'];
+const LOAD_OPTIONS = ['label', 'onProgress', 'wasm', 'cache', 'model'];
 const PROGRAM_OPTIONS = [...LOAD_OPTIONS, 'threads', 'worker'];
 
 function checkOptions(options, known, where) {
@@ -67,7 +67,8 @@ function threadedChoice(options) {
  * Loads a program and prepares it to run; rejects with UnsupportedError
  * listing every missing operator.
  * source: a URL, a path (Node), a Response, a Blob or the bytes.
- * options: label: the program's name in error messages; onProgress({stage,
+ * options: label: the program's name in error messages; model: which model
+ *   of a PT2 archive holding several; onProgress({stage,
  *   loaded, total}) as loading goes on (progress.js lists the stages); cache:
  *   keep the bytes of a fetched model in the browser's Cache API
  *   (model_cache.js); wasm: where pt2web.wasm is (URL or path), or its bytes
@@ -110,7 +111,7 @@ export async function load(source, options = {}) {
   progress.stage('prepare');
   const native = new module.Program();
   try {
-    callNative(() => native.load(bytes, label));
+    callNative(() => native.load(bytes, label, modelOption(options)));
     const used = callNative(() => native.setThreads(choice.threads));
     const program = new Program(native, used, choice.reason);
     progress.stage('ready');
@@ -119,6 +120,19 @@ export async function load(source, options = {}) {
     native.delete();
     throw error;
   }
+}
+
+/**
+ * options.model: which model of a PT2 archive holding several ('' when absent: the default).
+ * @param {{model?: unknown}} options
+ * @returns {string}
+ */
+function modelOption(options) {
+  if (options.model === undefined) return '';
+  if (typeof options.model !== 'string') {
+    throw new BadInputError(`options.model must be a string (a model name), got ${String(options.model)}`);
+  }
+  return options.model;
 }
 
 function sourceOptions(options, progress) {
@@ -152,7 +166,7 @@ export async function inspect(source, options = {}) {
   checkOptions(options, LOAD_OPTIONS, 'inspect()');
   const progress = progressReporter(options.onProgress);
   const [module, { bytes, label }] = await Promise.all([getModule(options.wasm), readSource(source, sourceOptions(options, progress))]);
-  const description = JSON.parse(callNative(() => module.inspectArchive(bytes, label)));
+  const description = JSON.parse(callNative(() => module.inspectArchive(bytes, label, modelOption(options))));
   progress.stage('ready');
   return description;
 }

@@ -9,14 +9,13 @@ namespace pt2web {
 
 using json = nlohmann::json;
 
-namespace {
-
-// The export schema's ScalarType code (the inverse of dtype_from_serialized).
 int64_t dtype_to_serialized(DType dtype) {
   for (int64_t code : {1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 28, 29, 30})
     if (dtype_from_serialized(code) == dtype) return code;
   fail(ErrorCode::Unsupported, "dtype ", dtype_name(dtype), " has no export schema code");
 }
+
+namespace {
 
 std::string call(const std::string& fn, const std::vector<std::shared_ptr<const SymExpr>>& args) {
   std::string s = fn + "(";
@@ -54,6 +53,8 @@ std::string sympy_srepr(const SymExpr& e) {
     case Op::And: return call("And", e.args());
     case Op::Or: return call("Or", e.args());
     case Op::Not: return call("Not", e.args());
+    case Op::Float: return "Float('" + e.name() + "', precision=53)";
+    case Op::Function: return call(e.name(), e.args());
   }
   return e.to_string();
 }

@@ -20,4 +20,8 @@ std::string write_program_json(const ExportedProgram& program);
 // A symbolic expression in sympy's srepr form ("Mul(Integer(2), Symbol('s0', positive=True, integer=True))").
 std::string sympy_srepr(const SymExpr& e);
 
+// The export schema's ScalarType code (the inverse of dtype_from_serialized).
+// Throws Error(Unsupported) for a dtype the schema cannot name.
+int64_t dtype_to_serialized(DType dtype);
+
 }  // namespace pt2web

@@ -157,29 +157,45 @@ ExportedProgram load_legacy(const ZipArchive& archive, const std::string& label,
 }
 
 // One raw weight file (torch >= 2.9) as a tensor: its tensor_meta gives
-// dtype, sizes, strides and offset, checked against the file's size.
-Tensor load_raw_payload(const ZipArchive& archive, const std::string& file, const json& meta) {
+// dtype, sizes, strides and offset, checked against the file's size. Tensors
+// naming the same file are views of one storage (`files` keeps it).
+Tensor load_raw_payload(const ZipArchive& archive, const std::string& file, const json& meta,
+                        std::map<std::string, std::shared_ptr<Storage>>& files) {
   const json& tm = meta.at("tensor_meta");
   DType dtype = dtype_from_serialized(tm.at("dtype").get<int64_t>());
   Shape sizes, strides;
   for (const auto& s : tm.at("sizes")) sizes.push_back(s.at("as_int").get<int64_t>());
   for (const auto& s : tm.at("strides")) strides.push_back(s.at("as_int").get<int64_t>());
   int64_t offset = tm.at("storage_offset").at("as_int").get<int64_t>();
-  const ZipArchive::Entry& entry = archive.stored_entry(file);
-  std::string problem = view_bounds_problem(sizes, strides, offset, entry.size / element_size(dtype));
+  std::shared_ptr<Storage>& storage = files[file];
+  if (!storage) {
+    const ZipArchive::Entry& entry = archive.stored_entry(file);
+    storage = copy_record(*archive.source(), entry.data_offset, entry.size);
+  }
+  std::string problem = view_bounds_problem(sizes, strides, offset, storage->nbytes() / element_size(dtype));
   if (!problem.empty()) fail(ErrorCode::BadFile, archive.label(), ": weight file '", file, "': ", problem);
-  return Tensor(copy_record(*archive.source(), entry.data_offset, entry.size), dtype, sizes, strides, offset);
+  return Tensor(storage, dtype, sizes, strides, offset);
 }
 
-// Raw weights (torch >= 2.9): a PayloadConfig JSON maps names to files.
+// The byte order a PT2 archive's root "byteorder" record names ("little"
+// when there is none). Raw payloads are element bytes in that order.
+std::string archive_byte_order(const ZipArchive& archive, const std::string& root) {
+  const std::string record = root + "byteorder";
+  return archive.contains(record) ? archive.read_string(record) : std::string("little");
+}
+
+// Raw weights (torch >= 2.9): a PayloadConfig JSON maps names to files, in
+// the order torch wrote them (the state dict's order).
 void load_payloads(const ZipArchive& archive, const std::string& root, const std::string& dir,
                    const std::string& config_entry, bool constants, ExportedProgram& ep) {
+  std::map<std::string, std::shared_ptr<Storage>> files;
+  const std::string byte_order = archive_byte_order(archive, root);
   try {
-    json config = json::parse(archive.read_string(config_entry));
-    const json& entries = config.at("config");
+    auto config = nlohmann::ordered_json::parse(archive.read_string(config_entry));
+    const auto& entries = config.at("config");
     if (!entries.is_object()) fail(ErrorCode::BadFile, archive.label(), ": '", config_entry, "' has no config object");
     for (auto it = entries.begin(); it != entries.end(); ++it) {
-      const json& meta = it.value();
+      json meta = it.value();
       std::string file = root + dir + meta.at("path_name").get<std::string>();
       if (meta.value("use_pickle", false)) {
         PyValue v = load_nested(archive, file);
@@ -187,7 +203,13 @@ void load_payloads(const ZipArchive& archive, const std::string& root, const std
         else if (v.kind == PyValue::Kind::Tensor) ep.state_dict[it.key()] = v.tensor;
         else fail(ErrorCode::BadFile, archive.label(), ": weight '", it.key(), "' is not a tensor");
       } else {
-        Tensor t = load_raw_payload(archive, file, meta);
+        // Pickled weights carry their own byteorder record (io/torch_load
+        // swaps big-endian ones); raw ones are read little-endian only.
+        if (byte_order != "little")
+          fail(ErrorCode::Unsupported, archive.label(), ": raw weight file '", file, "' is in '", byte_order,
+               "' byte order (", root, "byteorder); pt2web reads raw weights in little-endian order only "
+               "(re-save the program on a little-endian machine)");
+        Tensor t = load_raw_payload(archive, file, meta, files);
         if (constants) ep.constants[it.key()] = PyValue::from_tensor(t);
         else ep.state_dict[it.key()] = t;
       }
@@ -198,43 +220,76 @@ void load_payloads(const ZipArchive& archive, const std::string& root, const std
   }
 }
 
-ExportedProgram load_pt2_archive(const ZipArchive& archive, const std::string& root,
-                                 const std::string& label, Deferral* deferral) {
-  const std::string model = "model";
-  std::string program_entry = root + "models/" + model + ".json";
-  if (!archive.contains(program_entry)) {
-    // Take the first models/*.json.
-    for (const auto& e : archive.entries())
-      if (e.name.rfind(root + "models/", 0) == 0 && e.name.size() > 5 &&
-          e.name.compare(e.name.size() - 5, 5, ".json") == 0) {
-        program_entry = e.name;
-        break;
-      }
+// The models of a PT2 archive: the stems of "<root>models/*.json", in archive order.
+std::vector<std::string> archive_models(const ZipArchive& archive, const std::string& root) {
+  std::vector<std::string> names;
+  const std::string dir = root + "models/";
+  for (const auto& e : archive.entries())
+    if (e.name.size() > dir.size() + 5 && e.name.compare(0, dir.size(), dir) == 0 &&
+        e.name.compare(e.name.size() - 5, 5, ".json") == 0 && e.name.find('/', dir.size()) == std::string::npos)
+      names.push_back(e.name.substr(dir.size(), e.name.size() - dir.size() - 5));
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out.empty() ? "none" : out;
+}
+
+// Which model to load: the one asked for, else "model" (what
+// torch.export.save writes), else the only one.
+std::string choose_model(const std::vector<std::string>& models, const std::string& wanted, const std::string& label) {
+  auto has = [&](const std::string& n) { return std::find(models.begin(), models.end(), n) != models.end(); };
+  if (!wanted.empty()) {
+    if (has(wanted)) return wanted;
+    fail(ErrorCode::BadInput, label, " has no model '", wanted, "'; its models are ", joined(models));
   }
-  std::string name = program_entry.substr(root.size() + 7, program_entry.size() - root.size() - 12);
+  if (has("model")) return "model";
+  if (models.size() == 1) return models[0];
+  if (models.empty()) fail(ErrorCode::BadFile, label, " is a PT2 archive without models/*.json");
+  fail(ErrorCode::BadInput, label, " holds several models (", joined(models),
+       "): choose one with the model option");
+}
+
+ExportedProgram load_pt2_archive(const ZipArchive& archive, const std::string& root, const std::string& label,
+                                 const std::string& wanted, ArchiveLayout* layout, Deferral* deferral) {
+  std::string version = root + "archive_version";
+  if (archive.contains(version) && archive.read_string(version) != "0")
+    fail(ErrorCode::Unsupported, label, ": PT2 archive version '", archive.read_string(version),
+         "' (", version, ") is not supported (pt2web reads version 0)");
+  std::vector<std::string> models = archive_models(archive, root);
+  std::string name = choose_model(models, wanted, label);
+  std::string program_entry = root + "models/" + name + ".json";
+  if (layout) {
+    layout->program_entry = program_entry;
+    layout->models = models;
+  }
   ExportedProgram ep = parse_program_json(archive.read_string(program_entry));
   check_schema_version(ep, label);
   std::string weights_pt = root + "data/weights/" + name + ".pt";
   std::string weights_cfg = root + "data/weights/" + name + "_weights_config.json";
-  if (archive.contains(weights_pt)) {
+  if (archive.contains(weights_pt) && archive.find(weights_pt)->size > 0) {
     take_tensors(load_nested(archive, weights_pt, StorageAlignment::CopyMisaligned, deferral), label + " weights",
                  &ep.state_dict, &ep.state_dict_order);
     settle_state(ep, deferral);
-  } else if (archive.contains(weights_cfg))
+  } else if (archive.contains(weights_cfg)) {
     load_payloads(archive, root, "data/weights/", weights_cfg, false, ep);
+  }
   std::string constants_pt = root + "data/constants/" + name + ".pt";
   std::string constants_cfg = root + "data/constants/" + name + "_constants_config.json";
-  if (archive.contains(constants_pt))
+  if (archive.contains(constants_pt) && archive.find(constants_pt)->size > 0) {
     take_constants(load_nested(archive, constants_pt), ep);
-  else if (archive.contains(constants_cfg))
+  } else if (archive.contains(constants_cfg)) {
     load_payloads(archive, root, "data/constants/", constants_cfg, true, ep);
+  }
   std::string inputs = root + "data/sample_inputs/" + name + ".pt";
   if (archive.contains(inputs) && archive.find(inputs)->size > 0) load_example_inputs(archive, inputs, ep);
   return ep;
 }
 
 ExportedProgram load_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
-                             ArchiveLayout* layout, Deferral* deferral) {
+                             ArchiveLayout* layout, const std::string& model, Deferral* deferral) {
   if (source) {
     // Other formats show in their first bytes.
     constexpr uint64_t kSniffBytes = 4096;
@@ -249,9 +304,13 @@ ExportedProgram load_archive(std::shared_ptr<const ByteSource> source, const std
     for (const auto& e : archive.entries()) layout->entries.emplace_back(e.name, e.size);
   }
   if (archive.contains("serialized_exported_program.json")) {
+    if (!model.empty() && model != "model")
+      fail(ErrorCode::BadInput, label, " has no model '", model,
+           "': it is a legacy torch.export archive, which holds one program ('model')");
     if (layout) {
       layout->kind = "legacy";
       layout->program_entry = "serialized_exported_program.json";
+      layout->models = {"model"};
     }
     return load_legacy(archive, label, deferral);
   }
@@ -265,11 +324,8 @@ ExportedProgram load_archive(std::shared_ptr<const ByteSource> source, const std
   for (const std::string& candidate : {root, std::string()}) {
     std::string format = candidate + "archive_format";
     if (archive.contains(format) && archive.read_string(format).rfind("pt2", 0) == 0) {
-      if (layout) {
-        layout->kind = "pt2-archive";
-        layout->program_entry = candidate + "models/model.json";
-      }
-      return load_pt2_archive(archive, candidate, label, deferral);
+      if (layout) layout->kind = "pt2-archive";
+      return load_pt2_archive(archive, candidate, label, model, layout, deferral);
     }
   }
   std::string kind = foreign_zip_kind(archive);
@@ -280,17 +336,17 @@ ExportedProgram load_archive(std::shared_ptr<const ByteSource> source, const std
 
 }  // namespace
 
-ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout) {
-  return load_pt2(bytes ? memory_source(std::move(bytes)) : nullptr, label, layout);
+ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout, const std::string& model) {
+  return load_pt2(bytes ? memory_source(std::move(bytes)) : nullptr, label, layout, nullptr, model);
 }
 
 ExportedProgram load_pt2(std::shared_ptr<const ByteSource> source, const std::string& label,
-                         ArchiveLayout* layout, UnreadState* unread) {
+                         ArchiveLayout* layout, UnreadState* unread, const std::string& model) {
   if (unread) *unread = UnreadState();
   Deferral deferral;
   deferral.out = unread;
   bool defer = unread != nullptr && source && !source->borrows();
-  return load_archive(std::move(source), label, layout, defer ? &deferral : nullptr);
+  return load_archive(std::move(source), label, layout, model, defer ? &deferral : nullptr);
 }
 
 Tensor UnreadTensor::fetch() const {

@@ -12,7 +12,8 @@
 // which reads them from the source when asked (and keeps it alive).
 // Errors: Error(BadFile) naming the archive entry at fault;
 // Error(Unsupported) for features pt2web cannot read (compressed entries,
-// torchbind objects, schema majors other than 8 and earlier known ones).
+// torchbind objects, schema majors other than 8 and earlier known ones, PT2
+// archive versions other than 0, raw weights in big-endian byte order).
 #pragma once
 
 #include <string>
@@ -29,6 +30,7 @@ namespace pt2web {
 struct ArchiveLayout {
   std::string kind;  // "legacy" or "pt2-archive"
   std::string program_entry;
+  std::vector<std::string> models;  // the archive's model names ("model" for the legacy layout)
   std::vector<std::pair<std::string, uint64_t>> entries;  // name, size
 };
 
@@ -50,8 +52,14 @@ struct UnreadState {
   void restore(ExportedProgram& ep) const;
 };
 
-ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout = nullptr);
+// `model`: which model of a PT2 archive to load (its models/<model>.json);
+// "" takes "model" (what torch.export.save writes) or else the only one.
+// Error(BadInput) names the archive's models when `model` is not among them,
+// or when it is "" and the archive holds several models, none named "model".
+ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout = nullptr,
+                         const std::string& model = "");
 ExportedProgram load_pt2(std::shared_ptr<const ByteSource> source, const std::string& label,
-                         ArchiveLayout* layout = nullptr, UnreadState* unread = nullptr);
+                         ArchiveLayout* layout = nullptr, UnreadState* unread = nullptr,
+                         const std::string& model = "");
 
 }  // namespace pt2web

@@ -18,6 +18,7 @@ void register_all_op_folders(OpTable& table) {
   register_quantized_ops(table);
   register_complex_ops(table);
   register_spectral_ops(table);
+  register_torchvision_ops(table);
 }
 
 }  // namespace pt2web

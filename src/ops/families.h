@@ -23,6 +23,7 @@ void register_control_flow_ops(OpTable& table);
 void register_quantized_ops(OpTable& table);
 void register_complex_ops(OpTable& table);
 void register_spectral_ops(OpTable& table);
+void register_torchvision_ops(OpTable& table);
 
 // Calls every register_<folder>_ops above.
 void register_all_op_folders(OpTable& table);

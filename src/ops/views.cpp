@@ -173,6 +173,19 @@ std::optional<Shape> view_strides(const Tensor& t, const Shape& shape) {
 
 }  // namespace
 
+bool strides_allow_view(const Tensor& t, const std::vector<int64_t>& shape) {
+  int64_t known = 1;
+  int inferred = 0;
+  for (int64_t s : shape) {
+    if (s < -1) return true;
+    if (s == -1) ++inferred;
+    else known *= s;
+  }
+  bool fits = inferred == 0 ? known == t.numel() : inferred == 1 && known != 0 && t.numel() % known == 0;
+  if (!fits) return true;
+  return view_strides(t, infer_size(shape, t.numel())).has_value();
+}
+
 Tensor view_as(const Tensor& t, const std::vector<int64_t>& shape) {
   Shape sizes = infer_size(shape, t.numel());
   auto strides = view_strides(t, sizes);

@@ -18,6 +18,9 @@ Tensor slice_view(const Tensor& t, int64_t dim, std::optional<int64_t> start, st
 Tensor select_view(const Tensor& t, int64_t dim, int64_t index);
 // Shape with one -1 inferred; throws when numel differs.
 Shape infer_size(const std::vector<int64_t>& shape, int64_t numel);
+// Whether t's strides allow view(t, shape) (a shape with the wrong number of
+// elements is left for view_as to refuse: true).
+bool strides_allow_view(const Tensor& t, const std::vector<int64_t>& shape);
 // view(): shares storage when the strides allow it, otherwise throws.
 Tensor view_as(const Tensor& t, const std::vector<int64_t>& shape);
 // reshape(): a view when possible, else a contiguous copy.

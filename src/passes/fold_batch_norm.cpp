@@ -11,8 +11,12 @@ namespace pt2web {
 
 namespace {
 
-const char* const kConvolution = "torch.ops.aten.convolution.default";
-const char* const kBatchNorm = "torch.ops.aten._native_batch_norm_legit_no_training.default";
+// Convolutions in both dialects: Core ATen's convolution (which has a
+// `transposed` flag) and the TRAINING dialect's conv1d/2d/3d.
+bool is_convolution(const std::string& target) {
+  return target == "torch.ops.aten.convolution.default" || target == "torch.ops.aten.conv1d.default" ||
+         target == "torch.ops.aten.conv2d.default" || target == "torch.ops.aten.conv3d.default";
+}
 
 const Argument* input_named(const Node& n, const std::string& name) {
   for (const auto& in : n.inputs)
@@ -62,11 +66,32 @@ std::pair<Tensor, Tensor> folded(const Tensor& w, const std::optional<Tensor>& b
   return {fw, fb};
 }
 
+// An inference batch norm in either dialect: Core ATen's
+// _native_batch_norm_legit_no_training (whose statistics outputs must be
+// unread) or the TRAINING dialect's batch_norm with training=False.
+bool is_inference_batch_norm(const Node& bn, const std::map<std::string, int>& reads) {
+  auto read = [&](const Argument& a) {
+    auto it = reads.find(a.name);
+    return it != reads.end() && it->second > 0;
+  };
+  if (bn.target == "torch.ops.aten._native_batch_norm_legit_no_training.default")
+    return bn.outputs.size() == 3 && !read(bn.outputs[1]) && !read(bn.outputs[2]);
+  if (bn.target == "torch.ops.aten.batch_norm.default") {
+    const Argument* training = input_named(bn, "training");
+    return bn.outputs.size() == 1 && training && training->kind == Argument::Kind::Bool && !training->bools.empty() &&
+           !training->bools[0];
+  }
+  return false;
+}
+
 }  // namespace
 
-ExportedProgram fold_batch_norm(const ExportedProgram& program) {
+ExportedProgram fold_batch_norm(const ExportedProgram& program, const std::set<std::string>& changing) {
   ExportedProgram out = program;
   std::map<std::string, Tensor> state = state_by_placeholder(program);
+  // State that may change between or during runs is not arithmetic on constants.
+  for (const auto& name : written_placeholders(program)) state.erase(name);
+  for (const auto& name : changing) state.erase(name);
   std::map<std::string, int> reads = read_counts(program.graph);
   std::map<std::string, size_t> producer;
   for (size_t i = 0; i < out.graph.nodes.size(); ++i)
@@ -76,13 +101,12 @@ ExportedProgram fold_batch_norm(const ExportedProgram& program) {
   std::set<size_t> removed;
   for (size_t i = 0; i < out.graph.nodes.size(); ++i) {
     const Node& bn = out.graph.nodes[i];
-    if (bn.target != kBatchNorm || bn.outputs.size() != 3) continue;
-    if (reads[bn.outputs[1].name] || reads[bn.outputs[2].name]) continue;
+    if (!is_inference_batch_norm(bn, reads)) continue;
     const Argument* x = input_named(bn, "input");
     if (!x || x->kind != Argument::Kind::Tensor || !producer.count(x->name) || reads[x->name] != 1) continue;
     Node& conv = out.graph.nodes[producer[x->name]];
     const Argument* transposed = input_named(conv, "transposed");
-    if (conv.target != kConvolution || (transposed && !transposed->bools.empty() && transposed->bools[0])) continue;
+    if (!is_convolution(conv.target) || (transposed && !transposed->bools.empty() && transposed->bools[0])) continue;
     auto w = state_of(state, input_named(conv, "weight"));
     const Argument* conv_bias = input_named(conv, "bias");
     auto b = state_of(state, conv_bias);

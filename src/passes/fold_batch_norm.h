@@ -1,10 +1,13 @@
 // fold_batch_norm: folds inference-mode batch norms into the convolution
-// that feeds them. A convolution (not transposed) whose weight, bias and the
-// batch norm's weight, bias, running mean and running variance are all
-// program state (parameters, buffers or lifted constants), read by nothing
-// but one _native_batch_norm_legit_no_training whose statistics outputs are
-// unread, becomes one convolution with weight * gamma / sqrt(var + eps) and
-// bias (bias - mean) * gamma / sqrt(var + eps) + beta, held as new lifted
+// that feeds them. A convolution (not transposed; aten.convolution or the
+// TRAINING dialect's conv1d/2d/3d) whose weight, bias and the batch norm's
+// weight, bias, running mean and running variance are all program state
+// (parameters, buffers or lifted constants) that the program never writes
+// and that is not in `changing`, read by nothing but one inference batch
+// norm (_native_batch_norm_legit_no_training whose statistics outputs are
+// unread, or batch_norm with training=False), becomes one convolution with
+// weight * gamma / sqrt(var + eps) and bias
+// (bias - mean) * gamma / sqrt(var + eps) + beta, held as new lifted
 // constants (placeholders c_folded_<conv>_weight / _bias). The original
 // state stays in the program (its signature is unchanged) but nothing reads
 // it any more. Float32 and float64 only; other batch norms are left alone.
@@ -13,10 +16,15 @@
 // Errors: none of its own (programs it cannot fold pass through unchanged).
 #pragma once
 
+#include <set>
+#include <string>
+
 #include "program/exported_program.h"
 
 namespace pt2web {
 
-ExportedProgram fold_batch_norm(const ExportedProgram& program);
+// `changing`: placeholders whose values may change without the program
+// writing them (the runtime's mutable buffers); they are never folded.
+ExportedProgram fold_batch_norm(const ExportedProgram& program, const std::set<std::string>& changing = {});
 
 }  // namespace pt2web

@@ -123,7 +123,8 @@ inline std::pair<Frac, std::vector<ExprPtr>> split_coefficient(const ExprPtr& e)
 inline bool same(const SymExpr& a, const SymExpr& b) {
   if (a.op() != b.op() || a.value() != b.value() || a.denominator() != b.denominator())
     return false;
-  if (a.op() == Op::Symbol && a.name() != b.name()) return false;
+  if ((a.op() == Op::Symbol || a.op() == Op::Float || a.op() == Op::Function) && a.name() != b.name())
+    return false;
   if (a.args().size() != b.args().size()) return false;
   for (size_t i = 0; i < a.args().size(); ++i)
     if (!same(*a.args()[i], *b.args()[i])) return false;

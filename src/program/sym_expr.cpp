@@ -6,6 +6,7 @@
 //   sym_expr_print.cpp   sympy-compatible printing
 #include "program/sym_expr.h"
 
+#include <cmath>
 #include <set>
 
 #include "program/sym_expr_internal.h"
@@ -41,16 +42,21 @@ std::shared_ptr<const SymExpr> SymExpr::symbol(const std::string& name) {
 }
 
 int64_t SymExpr::evaluate(const sym_detail::Lookup& lookup) const {
-  Frac result;
+  sym_detail::SymValue result;
   try {
-    result = sym_detail::evaluate_exact(*this, lookup);
+    result = sym_detail::evaluate_value(*this, lookup);
   } catch (const ArithError& e) {
     fail(ErrorCode::BadInput, e.what, " while evaluating the size ", to_string());
   }
-  if (!result.is_integer())
-    fail(ErrorCode::BadInput, "the size ", to_string(), " evaluates to the fraction ", result.num,
-         "/", result.den);
-  return result.num;
+  if (result.is_float) {
+    if (std::trunc(result.real) != result.real || std::fabs(result.real) > 9.2e18)
+      fail(ErrorCode::BadInput, "the size ", to_string(), " evaluates to the float ", result.real);
+    return static_cast<int64_t>(result.real);
+  }
+  if (!result.exact.is_integer())
+    fail(ErrorCode::BadInput, "the size ", to_string(), " evaluates to the fraction ", result.exact.num,
+         "/", result.exact.den);
+  return result.exact.num;
 }
 
 std::vector<std::string> SymExpr::symbols() const {

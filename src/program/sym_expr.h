@@ -5,9 +5,14 @@
 // ("Symbol('s0', integer=True, positive=True)", "Mul(Integer(2), Symbol('s0', ...))").
 // parse() accepts both. Expressions are immutable and shared.
 //
+// Values: integers and rationals are exact; float-valued functions (ToFloat,
+// IntTrueDiv, FloatPow, OpaqueUnaryFn_*, Float literals, ...) compute in
+// double precision like the Python floats torch evaluates them with, until
+// a rounding function (TruncToInt, FloorToInt, ...) makes an integer again.
+//
 // Errors: parse() throws Error(BadFile) naming the text and the position;
-// evaluate() throws Error(BadInput) when a symbol has no value, or on
-// division by zero.
+// evaluate() throws Error(BadInput) when a symbol has no value, on division
+// by zero, or when the value is not an integer.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +37,10 @@ class SymExpr {
     TrueDiv,                     // IntTrueDiv / FloatTrueDiv, evaluated as floor for ints
     ToInt,                       // TruncToInt, FloorToInt, CeilToInt, RoundToInt, floor,
                                  // ceiling: a number rounded to an integer (name() says how)
+    Float,                       // a float literal (sympy's Float); name() is its decimal text
+    Function,                    // any other named function of torch or sympy (ToFloat, Where,
+                                 // FloatPow, OpaqueUnaryFn_sqrt, ...): name() is the function,
+                                 // program/sym_functions.h evaluates it
   };
 
   static std::shared_ptr<const SymExpr> parse(const std::string& text);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "program/sym_build.h"
+#include "program/sym_functions.h"
 
 namespace pt2web::sym_detail {
 
@@ -17,9 +18,10 @@ ExprPtr parse_expression(const std::string& text);
 
 using Lookup = std::function<std::optional<int64_t>(const std::string&)>;
 
-// The exact value of `e` with symbols from `lookup`; throws ArithError, or
-// Error(BadInput) for an unbound symbol.
-Frac evaluate_exact(const SymExpr& e, const Lookup& lookup);
+// The value of `e` with symbols from `lookup` (exact, or a double once a
+// float function is involved); throws ArithError, or Error(BadInput) for an
+// unbound symbol.
+SymValue evaluate_value(const SymExpr& e, const Lookup& lookup);
 
 // a*sym + b.
 struct Linear {

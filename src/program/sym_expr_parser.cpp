@@ -1,6 +1,7 @@
 // The SymExpr parser: one recursive-descent grammar for sympy's srepr form
 // (Mul(Integer(2), Symbol('s0', integer=True))) and its infix str() form.
 #include <cctype>
+#include <cstdlib>
 #include <map>
 
 #include "program/sym_expr_internal.h"
@@ -233,7 +234,16 @@ class Parser {
     if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E'))
       error("exponent notation is not supported", pos_);
     std::string literal = text_.substr(start, pos_ - start);
-    return decimal(literal, start, is_float ? literal : "");
+    return is_float ? float_literal(literal, start) : decimal(literal, start, "");
+  }
+
+  // A float (sympy's Float, a Python float): kept as its text, evaluated in
+  // double precision.
+  ExprPtr float_literal(const std::string& text, size_t at) {
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) error("bad float '" + text + "'", at);
+    return make_node(Op::Float, {}, text);
   }
 
   ExprPtr decimal(const std::string& literal, size_t at, const std::string& spelling) {
@@ -379,8 +389,8 @@ class Parser {
     }
     if (name == "Float") {
       check_count(name, args, 1, 1, at);
-      if (args[0].is_string) return decimal(args[0].text, args[0].pos, args[0].text);
-      return expressions(name, args)[0];
+      if (args[0].is_string) return float_literal(args[0].text, args[0].pos);
+      return make_node(Op::Function, expressions(name, args), "ToFloat");
     }
     if (name == "BooleanTrue" || name == "BooleanFalse") {
       check_count(name, args, 0, 0, at);
@@ -395,7 +405,7 @@ class Parser {
       check_count(name, args, 2, 2, at);
       return constant_fold(at, [&] { return make_pow(xs[0], xs[1]); });
     }
-    if (name == "Identity" || name == "ToFloat") {
+    if (name == "Identity") {
       check_count(name, args, 1, 1, at);
       return xs[0];
     }
@@ -436,6 +446,11 @@ class Parser {
       if (xs.size() == 1) return xs[0];
       bool lattice = it->second == Op::Max || it->second == Op::Min;
       return make_node(it->second, lattice ? lattice_order(xs) : xs);
+    }
+    size_t lo = 0, hi = 0;
+    if (is_known_function(name, &lo, &hi)) {
+      check_count(name, args, lo, hi, at);
+      return make_node(Op::Function, xs, name);
     }
     error("unknown function '" + name + "'", at);
   }

@@ -1,6 +1,8 @@
 // Printing SymExpr the way sympy's StrPrinter (plus torch's FloorDiv
 // printer) does, so sizes read exactly as in torch's graph dumps.
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -62,6 +64,8 @@ double precedence(const ExprPtr& raw) {
     case Op::Or: return kPrecOr;
     case Op::Not: return kPrecNot;
     case Op::Neg: return kPrecAdd;
+    case Op::Float: return !e->name().empty() && e->name()[0] == '-' ? kPrecAdd : kPrecAtom;
+    case Op::Function: return kPrecFunc;
   }
   return kPrecAtom;
 }
@@ -143,6 +147,7 @@ std::string class_name(const SymExpr& e) {
     case Op::And: return "And";
     case Op::Or: return "Or";
     case Op::Not: return "Not";
+    case Op::Function: return e.name();
     default: return "";
   }
 }
@@ -185,6 +190,11 @@ Key sort_key(const ExprPtr& raw) {
   if (is_number(*e))
     return key_tuple({number_class, key_tuple({key_int(0), key_tuple({})}), key_tuple({}),
                       key_number(number_of(*e))});
+  if (e->op() == Op::Float) {  // a Number to sympy: ordered by value (to a millionth here)
+    double v = std::strtod(e->name().c_str(), nullptr);
+    Frac approx = std::fabs(v) < 9e12 ? Frac::of(std::llround(v * 1e6), 1000000) : Frac::of(v < 0 ? -1 : 1);
+    return key_tuple({number_class, key_tuple({key_int(0), key_tuple({})}), key_tuple({}), key_number(approx)});
+  }
   // Split off the numeric coefficient; a power is keyed by its base.
   auto [coefficient, factors] = split_coefficient(e);
   ExprPtr body = factors.size() == 1 ? factors[0] : make_node(Op::Mul, factors);
@@ -413,6 +423,8 @@ std::string print(const ExprPtr& raw) {
     case Op::And: return join_printed(e->args(), " & ", kPrecBitAnd, false);
     case Op::Or: return join_printed(e->args(), " | ", kPrecBitOr, false);
     case Op::Not: return "~" + parenthesize(e->args()[0], kPrecNot);
+    case Op::Float: return e->name();
+    case Op::Function: return e->name() + "(" + join_printed(e->args(), ", ", 0, true) + ")";
   }
   return "?";
 }

@@ -2,6 +2,7 @@
 // repr does, and flattening / unflattening PyValues along them.
 #include "program/tree_spec.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
@@ -184,11 +185,28 @@ class SpecReader {
     }
     if (s.type == kDict || s.type == kOrderedDict) {
       s.keys = read_keys(inner, s, where);
+    } else if (is_dataclass_context(s, inner)) {
+      s.dataclass = true;
+      for (const auto& name : inner[0]) s.keys.push_back(PyValue::from_str(name.get<std::string>()));
+      for (const auto& name : inner[1]) s.none_fields.push_back(name.get<std::string>());
+      s.context = inner.dump();
     } else if (s.type == kNoneType) {
       if (!s.children.empty()) bad(where, "None cannot have children");
     } else if (s.type != kTuple && s.type != kList) {
       s.context = inner.dump();  // deque's maxlen, custom types' contexts
     }
+  }
+
+  // A registered dataclass's context: [[fields with values], [fields that
+  // were None]], one child per field with a value.
+  static bool is_dataclass_context(const TreeSpec& s, const json& context) {
+    if (s.type == kTuple || s.type == kList || s.type == kDeque || s.type == kNoneType) return false;
+    if (!context.is_array() || context.size() != 2 || !context[0].is_array() || !context[1].is_array()) return false;
+    if (context[0].size() != s.children.size()) return false;
+    for (const auto& part : context)
+      for (const auto& name : part)
+        if (!name.is_string()) return false;
+    return true;
   }
 
   std::vector<PyValue> read_keys(const json& keys, const TreeSpec& s, const std::string& where) {
@@ -238,6 +256,11 @@ std::string context_repr(const TreeSpec& s) {
     return "[" + class_repr(module + "." + name) + ", " + keys_repr(s.keys) + "]";
   }
   if (s.type == kDeque) return s.context == "null" ? "None" : s.context;
+  if (s.dataclass) {
+    std::vector<PyValue> none;
+    for (const auto& n : s.none_fields) none.push_back(PyValue::from_str(n));
+    return "[" + keys_repr(s.keys) + ", " + keys_repr(none) + "]";
+  }
   return s.context;
 }
 
@@ -259,6 +282,7 @@ std::string child_path(const TreeSpec& parent, bool parent_is_root_call, const s
                        size_t index) {
   if (parent_is_root_call) return index == 0 ? "*args" : "**kwargs";
   if (is_dict_like(parent)) return path + "[" + key_repr(parent.keys[index]) + "]";
+  if (parent.dataclass) return path + "." + parent.keys[index].s;
   return path + "[" + std::to_string(index) + "]";
 }
 
@@ -271,6 +295,7 @@ std::string describe_spec(const TreeSpec& s) {
   if (s.type == kTuple) return "a tuple of " + items(s.children.size());
   if (s.type == kList) return "a list of " + items(s.children.size());
   if (s.type == kNamedTuple) return "a namedtuple " + s.context + " of " + items(s.children.size());
+  if (s.dataclass) return "a dataclass " + s.type + " with fields " + keys_repr(s.keys);
   return "a " + short_type_name(s.type) + " of " + items(s.children.size());
 }
 
@@ -282,7 +307,9 @@ std::string describe_value(const PyValue& v) {
       if (!v.s.empty()) return "a namedtuple " + v.s + " of " + items(v.items.size());
       return "a tuple of " + items(v.items.size());
     case PyValue::Kind::List: return "a list of " + items(v.items.size());
-    case PyValue::Kind::Dict: return "a dict with keys " + keys_repr(v.keys);
+    case PyValue::Kind::Dict:
+      if (!v.s.empty()) return "a dataclass " + v.s + " with fields " + keys_repr(v.keys);
+      return "a dict with keys " + keys_repr(v.keys);
     default: return std::string("a ") + py_kind_name(v.kind);
   }
 }
@@ -346,8 +373,8 @@ class Flattener {
       if (!value.is_none()) mismatch(spec, value, path);
       return;
     }
-    if (is_dict_like(spec)) {
-      visit_dict(spec, value, path, root_call);
+    if (is_dict_like(spec) || (spec.dataclass && value.kind == PyValue::Kind::Dict)) {
+      visit_keyed(spec, value, path, root_call);
       return;
     }
     if (!sequence_matches(spec, value) || value.items.size() != spec.children.size())
@@ -356,18 +383,27 @@ class Flattener {
       visit(spec.children[i], value.items[i], child_path(spec, root_call, path, i), false);
   }
 
-  void visit_dict(const TreeSpec& spec, const PyValue& value, const std::string& path,
-                  bool root_call) {
+  // Dicts, and dataclasses given as their fields: matched by key in any
+  // order (a dataclass's None fields may be given as None or left out).
+  void visit_keyed(const TreeSpec& spec, const PyValue& value, const std::string& path, bool root_call) {
     if (value.kind != PyValue::Kind::Dict) mismatch(spec, value, path);
+    if (spec.dataclass && !value.s.empty() && !same_class(spec.type, value.s))
+      mismatch(spec, value, path, "; the class differs");
+    auto none_field = [&](const PyValue& key, const PyValue& item) {
+      return spec.dataclass && key.kind == PyValue::Kind::Str && item.is_none() &&
+             std::find(spec.none_fields.begin(), spec.none_fields.end(), key.s) != spec.none_fields.end();
+    };
     std::vector<PyValue> missing, extra;
     for (const auto& k : spec.keys)
       if (!contains_key(value.keys, k)) missing.push_back(k);
-    for (const auto& k : value.keys)
-      if (!contains_key(spec.keys, k)) extra.push_back(k);
+    for (size_t k = 0; k < value.keys.size(); ++k)
+      if (!contains_key(spec.keys, value.keys[k]) && !none_field(value.keys[k], value.items[k]))
+        extra.push_back(value.keys[k]);
     if (!missing.empty() || !extra.empty()) {
+      const std::string noun = spec.dataclass ? " field(s) " : " key(s) ";
       std::string detail;
-      if (!missing.empty()) detail += "; missing key(s) " + keys_repr(missing);
-      if (!extra.empty()) detail += "; extra key(s) " + keys_repr(extra);
+      if (!missing.empty()) detail += "; missing" + noun + keys_repr(missing);
+      if (!extra.empty()) detail += "; extra" + noun + keys_repr(extra);
       mismatch(spec, value, path, detail);
     }
     for (size_t i = 0; i < spec.keys.size(); ++i) {
@@ -397,6 +433,14 @@ PyValue rebuild(const TreeSpec& s, const std::vector<PyValue>& leaves, size_t& n
     PyValue d = PyValue::dict();
     d.keys = s.keys;
     d.items = std::move(children);
+    return d;
+  }
+  if (s.dataclass) {
+    PyValue d = PyValue::dict();
+    d.s = s.type;
+    d.keys = s.keys;
+    d.items = std::move(children);
+    for (const auto& name : s.none_fields) d.set(PyValue::from_str(name), PyValue::none());
     return d;
   }
   if (s.type == kList || s.type == kDeque) return PyValue::list(std::move(children));

@@ -22,10 +22,18 @@ struct TreeSpec {
   // "builtins.list", "builtins.dict", "collections.OrderedDict",
   // "collections.defaultdict", "collections.namedtuple", "builtins.NoneType", ...
   std::string type;
-  // dict-like: the keys in order (Str or Int PyValues).
+  // dict-like: the keys in order (Str or Int PyValues); dataclass: the names
+  // of the fields with values (Str PyValues), one per child.
   std::vector<PyValue> keys;
   // namedtuple: the serialized type name; other custom types: raw context JSON.
   std::string context;
+  // A dataclass (torch.export.register_dataclass, or pytree's dataclass
+  // support): `type` is its serialized type name, `keys` its fields with
+  // values and `none_fields` the fields that were None (no children). Its
+  // values are Dicts (field -> value) whose `s` is the type name; flatten()
+  // also takes a tuple of the field values in order.
+  bool dataclass = false;
+  std::vector<std::string> none_fields;
   std::vector<TreeSpec> children;
   size_t num_leaves = 1;
 

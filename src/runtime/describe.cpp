@@ -38,7 +38,8 @@ json archive_json(const ArchiveLayout* layout) {
   json entries = json::array();
   for (const auto& [name, size] : layout->entries)
     entries.push_back({{"name", name}, {"size", int_json(static_cast<int64_t>(size))}});
-  return {{"kind", layout->kind}, {"program_entry", layout->program_entry}, {"entries", entries}};
+  return {{"kind", layout->kind}, {"program_entry", layout->program_entry}, {"models", layout->models},
+          {"entries", entries}};
 }
 
 // The value's name for display: tensors and sym values by name, constants empty.

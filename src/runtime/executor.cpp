@@ -6,6 +6,7 @@
 
 #include "runtime/fusion.h"
 #include "runtime/quantized_fusion.h"
+#include "runtime/torch_layout.h"
 #include "tensor/allocator.h"
 #include "util/error.h"
 
@@ -212,6 +213,7 @@ GraphPlan::GraphPlan(const Graph& graph, const std::set<std::string>& fixed_inpu
     if (auto it = slots_.find(name); it != slots_.end()) fixed_slots.insert(it->second);
   fuse_quantized_products(nodes_, outputs_, slot_names_.size(), graph, fixed_slots);
   fuse_convolution_epilogues(nodes_, outputs_, slot_names_.size());
+  plan_torch_layouts(nodes_, slot_names_, graph);
 
   // Liveness: release each slot after the last node that reads it, unless a
   // graph output needs it.
@@ -305,7 +307,7 @@ std::vector<Value> Executor::run_plan(const GraphPlan& plan, const std::vector<V
     const void* outer_tag = allocation_tag();
     set_allocation_tag(&node);
     try {
-      node.op->kernel(call);
+      run_with_torch_layouts(node, call);
     } catch (const Error& e) {
       throw Error(e.code(), "while running node '" + node_label(*node.node) + "' (" +
                                 node.op->schema.qualified_name() + "): " + e.what());

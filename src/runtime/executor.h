@@ -33,6 +33,16 @@ struct ArgSource {
   bool optional_list = false;
 };
 
+// A value that must have torch's recorded memory layout (runtime/torch_layout.h),
+// dense in dimension `order` (outermost first): `element` of returned value
+// `output`, or (`input`) the view's first argument when the view fails on pt2web's.
+struct TorchLayout {
+  size_t output = 0;
+  size_t element = 0;
+  bool input = false;
+  std::vector<int> order;
+};
+
 struct PreparedNode {
   const OpEntry* op = nullptr;
   const Node* node = nullptr;
@@ -40,6 +50,7 @@ struct PreparedNode {
   std::vector<std::vector<int>> outputs;  // per returned value: slot(s) it fills (-1: unused)
   std::vector<int> release_after;         // slots whose last use is this node
   std::vector<const Node*> fused;         // graph nodes this one also computes (runtime/fusion.h)
+  std::vector<TorchLayout> torch_layouts; // outputs a later view depends on (runtime/torch_layout.h)
 };
 
 class GraphPlan {

@@ -71,23 +71,25 @@ class SizeChecker {
   SizeChecker(const ExportedProgram& program, std::map<std::string, int64_t>& symbols)
       : program_(program), symbols_(symbols) {}
 
-  // First pass: plain symbols bind, concrete sizes compare.
-  void bind(const std::string& where, const SymInt& expected, int64_t actual) {
+  // First pass: plain symbols bind, concrete sizes compare. `where()` names
+  // the size in messages; it is only called when one is needed.
+  template <typename Where>
+  void bind(const Where& where, const SymInt& expected, int64_t actual) {
     if (!expected.is_symbolic) {
       if (expected.value != actual)
-        fail(ErrorCode::BadInput, "Expected input at ", where, " to be equal to ", expected.value, ", but got ",
+        fail(ErrorCode::BadInput, "Expected input at ", where(), " to be equal to ", expected.value, ", but got ",
              actual);
       return;
     }
     if (expected.expr->op() != SymExpr::Op::Symbol) {
-      deferred_.push_back({where, expected.expr, actual});
+      deferred_.push_back({where(), expected.expr, actual});
       return;
     }
     const std::string& name = expected.expr->name();
     auto it = symbols_.find(name);
     if (it != symbols_.end()) {
       if (it->second != actual)
-        fail(ErrorCode::BadInput, "Expected input at ", where, " to be equal to ", it->second, ", but got ", actual,
+        fail(ErrorCode::BadInput, "Expected input at ", where(), " to be equal to ", it->second, ", but got ", actual,
              " (both are the dynamic dimension ", name, ")");
       return;
     }
@@ -112,7 +114,7 @@ class SizeChecker {
         if (!solved)
           fail(ErrorCode::BadInput, "Expected input at ", d.where, " to be of the form ", d.expr->to_string(),
                ", but got ", d.actual);
-        check_range(d.where, solved->first, solved->second);
+        check_range([&] { return d.where; }, solved->first, solved->second);
         symbols_[solved->first] = solved->second;
       }
       int64_t want = d.expr->evaluate(lookup);
@@ -129,14 +131,15 @@ class SizeChecker {
     int64_t actual;
   };
 
-  void check_range(const std::string& where, const std::string& symbol, int64_t actual) {
+  template <typename Where>
+  void check_range(const Where& where, const std::string& symbol, int64_t actual) {
     auto it = program_.range_constraints.find(symbol);
     if (it == program_.range_constraints.end()) return;
     const RangeConstraint& r = it->second;
     if (r.min_val && actual < *r.min_val)
-      fail(ErrorCode::BadInput, "Expected input at ", where, " to be >= ", *r.min_val, ", but got ", actual);
+      fail(ErrorCode::BadInput, "Expected input at ", where(), " to be >= ", *r.min_val, ", but got ", actual);
     if (r.max_val && actual > *r.max_val)
-      fail(ErrorCode::BadInput, "Expected input at ", where, " to be <= ", *r.max_val, ", but got ", actual);
+      fail(ErrorCode::BadInput, "Expected input at ", where(), " to be <= ", *r.max_val, ", but got ", actual);
   }
 
   const ExportedProgram& program_;
@@ -168,7 +171,12 @@ BoundInputs bind_user_inputs(const ExportedProgram& program, const PyValue& args
   }
   BoundInputs bound;
   bound.leaves = spec.flatten(call_value, sequences);
-  bound.paths = spec.leaf_paths();
+  // Key paths name inputs in messages: made on the first one needed.
+  std::vector<std::string> paths;
+  auto path_of = [&](size_t i) -> const std::string& {
+    if (paths.empty()) paths = spec.leaf_paths();
+    return paths[i];
+  };
 
   std::vector<const InputSpec*> user_specs;
   for (const auto& s : program.signature.input_specs)
@@ -181,34 +189,34 @@ BoundInputs bind_user_inputs(const ExportedProgram& program, const PyValue& args
   for (size_t i = 0; i < user_specs.size(); ++i) {
     const InputSpec& s = *user_specs[i];
     const PyValue& leaf = bound.leaves[i];
-    const std::string& path = bound.paths[i];
+    auto path = [&] { return path_of(i); };
     if (s.is_constant_input || (s.arg.kind != Argument::Kind::Tensor && s.arg.kind != Argument::Kind::SymInt &&
                                 s.arg.kind != Argument::Kind::SymFloat && s.arg.kind != Argument::Kind::SymBool)) {
       if (!constant_matches(s.arg, leaf))
-        fail(ErrorCode::BadInput, "Expected input at ", path, " to be equal to ", describe_constant(s.arg),
+        fail(ErrorCode::BadInput, "Expected input at ", path(), " to be equal to ", describe_constant(s.arg),
              ", but got ", describe_leaf(leaf));
       continue;
     }
     if (s.arg.kind == Argument::Kind::SymInt) {
       if (leaf.kind != PyValue::Kind::Int)
-        fail(ErrorCode::BadInput, "Expected input at ", path, " to be an int, but got ", describe_leaf(leaf));
+        fail(ErrorCode::BadInput, "Expected input at ", path(), " to be an int, but got ", describe_leaf(leaf));
       auto it = program.graph.sym_int_values.find(s.arg.name);
       if (it != program.graph.sym_int_values.end()) sizes.bind(path, it->second, leaf.i);
       continue;
     }
     if (s.arg.kind != Argument::Kind::Tensor) continue;  // symbolic floats/bools: nothing to check
     if (leaf.kind != PyValue::Kind::Tensor)
-      fail(ErrorCode::BadInput, "Expected input at ", path, " to be a tensor, but got ", describe_leaf(leaf));
+      fail(ErrorCode::BadInput, "Expected input at ", path(), " to be a tensor, but got ", describe_leaf(leaf));
     const TensorMeta& meta = program.graph.tensor_values.at(s.arg.name);
     const Tensor& t = leaf.tensor;
     if (t.dim() != static_cast<int64_t>(meta.sizes.size()))
-      fail(ErrorCode::BadInput, "Unexpected number of dimensions in input at ", path, ".shape (expected ",
+      fail(ErrorCode::BadInput, "Unexpected number of dimensions in input at ", path(), ".shape (expected ",
            meta_shape_string(meta), ", got ", shape_to_string(t.sizes()), ")");
     if (t.dtype() != meta.dtype)
-      fail(ErrorCode::BadInput, "Expected input at ", path, " to have dtype ", dtype_name(meta.dtype),
+      fail(ErrorCode::BadInput, "Expected input at ", path(), " to have dtype ", dtype_name(meta.dtype),
            ", but got ", dtype_name(t.dtype()));
     for (int64_t d = 0; d < t.dim(); ++d)
-      sizes.bind(path + ".shape[" + std::to_string(d) + "]", meta.sizes[d], t.sizes()[d]);
+      sizes.bind([&] { return path() + ".shape[" + std::to_string(d) + "]"; }, meta.sizes[d], t.sizes()[d]);
   }
   sizes.finish();
   return bound;

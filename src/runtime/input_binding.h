@@ -21,7 +21,6 @@ namespace pt2web {
 
 struct BoundInputs {
   std::vector<PyValue> leaves;            // flattened user inputs, in signature order
-  std::vector<std::string> paths;         // their key paths ("*args[0]")
   std::map<std::string, int64_t> symbols; // values bound to the program's size symbols
 };
 

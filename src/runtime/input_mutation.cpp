@@ -1,6 +1,7 @@
 #include "runtime/input_mutation.h"
 
 #include "ops/registry.h"
+#include "passes/fx_names.h"
 
 namespace pt2web {
 
@@ -8,11 +9,7 @@ namespace {
 
 // An in-place ATen overload: the operator name ends in '_' ("aten::add_.Tensor").
 bool is_in_place(const std::string& target) {
-  const std::string qualified = qualified_op_name(target);
-  const size_t separator = qualified.find("::");
-  const size_t begin = separator == std::string::npos ? 0 : separator + 2;
-  const size_t end = qualified.find('.', begin);
-  const std::string name = qualified.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  const std::string name = fx_base_name(qualified_op_name(target));
   return !name.empty() && name.back() == '_';
 }
 

@@ -17,8 +17,8 @@ std::shared_ptr<const ByteSource> source_of(Bytes bytes) {
 }
 
 ExportedProgram load_verified(std::shared_ptr<const ByteSource> source, const std::string& label,
-                              ArchiveLayout* layout, UnreadState* unread = nullptr) {
-  ExportedProgram program = load_pt2(std::move(source), label, layout, unread);
+                              ArchiveLayout* layout, const std::string& model, UnreadState* unread = nullptr) {
+  ExportedProgram program = load_pt2(std::move(source), label, layout, unread, model);
   verify_program(program);
   return program;
 }
@@ -37,11 +37,12 @@ class ObserverScope {
 
 }  // namespace
 
-LoadedProgram::LoadedProgram(Bytes bytes, const std::string& label)
-    : LoadedProgram(source_of(std::move(bytes)), label) {}
+LoadedProgram::LoadedProgram(Bytes bytes, const std::string& label, const std::string& model)
+    : LoadedProgram(source_of(std::move(bytes)), label, model) {}
 
-LoadedProgram::LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label) {
-  ExportedProgram program = load_verified(std::move(source), label, &layout_, &unread_);
+LoadedProgram::LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label,
+                             const std::string& model) {
+  ExportedProgram program = load_verified(std::move(source), label, &layout_, model, &unread_);
   mutates_inputs_ = pt2web::may_mutate_inputs(program);
   session_ = std::make_unique<Session>(std::move(program));
 }
@@ -130,14 +131,15 @@ const PyValue* LoadedProgram::example_inputs() const {
 
 PyValue LoadedProgram::random_inputs(uint32_t seed) const { return pt2web::random_inputs(program(), seed); }
 
-nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOptions options) {
-  return inspect_archive(source_of(std::move(bytes)), label, options);
+nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOptions options,
+                               const std::string& model) {
+  return inspect_archive(source_of(std::move(bytes)), label, options, model);
 }
 
 nlohmann::json inspect_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
-                               DescribeOptions options) {
+                               DescribeOptions options, const std::string& model) {
   ArchiveLayout layout;
-  ExportedProgram program = load_verified(std::move(source), label, &layout);
+  ExportedProgram program = load_verified(std::move(source), label, &layout, model);
   return describe_program(program, &layout, options);
 }
 

@@ -49,11 +49,12 @@ struct ProfiledRun {
 
 class LoadedProgram {
  public:
-  // Loads, verifies and prepares; `label` names the program in errors.
-  LoadedProgram(Bytes bytes, const std::string& label);
+  // Loads, verifies and prepares; `label` names the program in errors;
+  // `model` chooses a model of a PT2 archive that holds several (io/pt2_loader.h).
+  LoadedProgram(Bytes bytes, const std::string& label, const std::string& model = "");
   // The same over a source read on demand (io/byte_source.h); weights no
   // node reads stay in the source until state_dict() or save() asks.
-  LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label);
+  LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label, const std::string& model = "");
   // A program made in memory (by run_decompositions, a pass, or a test):
   // verified and prepared as a loaded one. Throws as verify_program and
   // Session's constructor do.
@@ -122,8 +123,9 @@ class LoadedProgram {
 // Loads and verifies a program and describes it without preparing it, so
 // programs with unsupported operators can be inspected too. Throws like the
 // LoadedProgram constructor, except for Error(Unsupported).
-nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOptions options = {});
+nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOptions options = {},
+                               const std::string& model = "");
 nlohmann::json inspect_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
-                               DescribeOptions options = {});
+                               DescribeOptions options = {}, const std::string& model = "");
 
 }  // namespace pt2web

@@ -29,8 +29,11 @@ std::set<std::string> fixed_inputs(const ExportedProgram& program) {
 }  // namespace
 
 Session::Session(ExportedProgram program)
-    : program_(std::move(program)), executor_(program_.graph, fixed_inputs(program_)) {
-  const std::set<std::string> written = buffers_the_program_may_write(program_);
+    : program_(std::move(program)),
+      written_(buffers_the_program_may_write(program_)),
+      folded_(fold_at_load(program_, {}, written_)),
+      executor_(folded_.program.graph, fixed_inputs(folded_.program)) {
+  const std::set<std::string>& written = written_;
   written_in_place_ = buffers_written_in_place(program_);
   for (const auto& spec : program_.signature.input_specs) {
     if (spec.kind == InputKind::CustomObj)
@@ -44,14 +47,27 @@ Session::Session(ExportedProgram program)
     if (written.count(spec.target)) owned_buffers_.insert(spec.target);
     buffers_[spec.target] = written.count(spec.target) ? loaded.clone() : aligned(loaded);
   }
+  token_ = Tensor::empty(DType::Float32, {0});
+  size_t next_leaf = 0;
+  for (const auto& spec : folded_.program.signature.input_specs) {
+    const bool user = spec.kind == InputKind::UserInput;
+    if (user) user_input_leaf_[spec.arg.name] = next_leaf;
+    leaf_of_input_.push_back(user ? next_leaf++ : 0);
+    state_inputs_.push_back(user ? nullptr : state_tensor(spec));
+  }
 }
 
-Tensor Session::state_tensor(const InputSpec& spec) const {
+const Tensor* Session::state_tensor(const InputSpec& spec) const {
   switch (spec.kind) {
-    case InputKind::Parameter: return program_.state_dict.at(spec.target);
-    case InputKind::Buffer: return buffers_.at(spec.target);
-    case InputKind::ConstantTensor: return constant_tensor(program_, spec.target);
-    case InputKind::Token: return Tensor::empty(DType::Float32, {0});
+    case InputKind::Parameter: return &program_.state_dict.at(spec.target);
+    case InputKind::Buffer: return &buffers_.at(spec.target);
+    case InputKind::ConstantTensor: {
+      auto it = folded_.program.constants.find(spec.target);
+      if (it == folded_.program.constants.end() || it->second.kind != PyValue::Kind::Tensor)
+        fail(ErrorCode::BadProgram, "constant '", spec.target, "' is not a tensor");
+      return &it->second.tensor;
+    }
+    case InputKind::Token: return &token_;
     default: fail(ErrorCode::Internal, "not a state input: ", spec.target);
   }
 }
@@ -111,17 +127,10 @@ PyValue Session::run(const PyValue& args, const PyValue& kwargs, TreeSpec::Seque
 }
 
 PyValue Session::execute(const BoundInputs& bound) {
-  std::vector<Value> placeholders;
-  std::map<std::string, size_t> user_input_leaf;  // placeholder name -> leaf index
-  size_t next_leaf = 0;
-  for (const auto& spec : program_.signature.input_specs) {
-    if (spec.kind == InputKind::UserInput) {
-      user_input_leaf[spec.arg.name] = next_leaf;
-      placeholders.push_back(value_from_leaf(bound.leaves[next_leaf++]));
-    } else {
-      placeholders.push_back(Value::from_tensor(state_tensor(spec)));
-    }
-  }
+  std::vector<Value> placeholders(state_inputs_.size());
+  for (size_t i = 0; i < placeholders.size(); ++i)
+    placeholders[i] = state_inputs_[i] ? Value::from_tensor(*state_inputs_[i])
+                                       : value_from_leaf(bound.leaves[leaf_of_input_[i]]);
   std::vector<Value> results = executor_.run(placeholders);
 
   std::vector<PyValue> user_outputs;
@@ -133,7 +142,7 @@ PyValue Session::execute(const BoundInputs& bound) {
         buffers_.at(spec.target).copy_from(value.tensor);
         break;
       case OutputKind::UserInputMutation: {
-        const PyValue& leaf = bound.leaves.at(user_input_leaf.at(spec.target));
+        const PyValue& leaf = bound.leaves.at(user_input_leaf_.at(spec.target));
         if (leaf.tensor.storage() != value.tensor.storage() ||
             leaf.tensor.storage_offset() != value.tensor.storage_offset())
           leaf.tensor.copy_from(value.tensor);
@@ -170,10 +179,16 @@ void Session::set_buffer(const std::string& name, const Tensor& value) {
     owned_buffers_.insert(name);
   }
   it->second.copy_from(value);
+  if (folded_.folded_buffers.count(name)) refresh_folds(program_, buffers_, written_, folded_);
 }
 
 void Session::reset_state() {
-  for (const auto& name : owned_buffers_) buffers_.at(name).copy_from(initial_buffers_.at(name));
+  bool refold = false;
+  for (const auto& name : owned_buffers_) {
+    buffers_.at(name).copy_from(initial_buffers_.at(name));
+    refold = refold || folded_.folded_buffers.count(name);
+  }
+  if (refold) refresh_folds(program_, buffers_, written_, folded_);
 }
 
 }  // namespace pt2web

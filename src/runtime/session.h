@@ -6,6 +6,10 @@
 // back into the state and USER_INPUT_MUTATION outputs into the caller's
 // tensors, drops tokens and unflattens the user outputs with out_spec.
 //
+// The graph it runs is the program's with inference batch norms folded into
+// the convolutions before them, once at load (runtime/load_time_folding.h);
+// program() and state_dict() still show the program as loaded.
+//
 // Ownership: the session owns the program. Parameters and constants borrow
 // the archive bytes; buffers the program can write (runtime/buffer_writes.h)
 // are copied at creation, the others are shared with the loaded values until
@@ -25,6 +29,7 @@
 #include "program/exported_program.h"
 #include "runtime/executor.h"
 #include "runtime/input_binding.h"
+#include "runtime/load_time_folding.h"
 #include "runtime/memory_plan.h"
 
 namespace pt2web {
@@ -58,15 +63,24 @@ class Session {
   size_t unplanned_bytes() const { return last_plan_ ? last_plan_->naive_bytes : 0; }
 
  private:
-  Tensor state_tensor(const InputSpec& spec) const;
+  const Tensor* state_tensor(const InputSpec& spec) const;
   PyValue execute(const BoundInputs& bound);
 
   ExportedProgram program_;
+  std::set<std::string> written_;  // buffers the program may write (runtime/buffer_writes.h)
+  LoadTimeFolding folded_;         // the program the executor runs (runtime/load_time_folding.h)
   Executor executor_;
   std::map<std::string, Tensor> buffers_;          // mutable copies, by buffer name
   std::map<std::string, Tensor> initial_buffers_;  // loaded values
   std::set<std::string> owned_buffers_;            // buffers_ entries that are private copies
   std::set<std::string> written_in_place_;         // saved before each run (buffer_rollback.h)
+  // Per input spec of the program run, resolved once: its state tensor
+  // (map entries never move; set_buffer and refresh_folds write them in
+  // place), or null for a user input, and the user input's leaf index.
+  std::vector<const Tensor*> state_inputs_;
+  std::vector<size_t> leaf_of_input_;
+  std::map<std::string, size_t> user_input_leaf_;  // placeholder name -> leaf index
+  Tensor token_;
   // Memory plans by input-shape signature, and one arena shared by them
   // (runs are sequential, so the largest plan's arena serves them all).
   std::map<std::string, MemoryPlan> plans_;

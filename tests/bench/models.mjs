@@ -60,27 +60,29 @@ export const FIXTURE_MODELS = [
 
 /**
  * PT2E int8 programs (tests/fixtures-int8), each run on torch's first case
- * and listed beside its float twin. onnxruntime-web runs a QDQ int8 model of
- * the twin's architecture when tools/torch/make_qdq_onnx.py has written one
- * into tests/bench/models/ (from the float fixture's model.onnx: other
- * weights, so the two outputs are not compared); otherwise the row is
- * pt2web only (the onnxruntime-web side is skipped, not failed).
+ * and listed beside its float twin. onnxruntime-web runs an int8 ONNX model
+ * of the twin's architecture when one is in tests/bench/models/, made from the
+ * float fixture's model.onnx (other weights, so the two outputs are not
+ * compared): a static QDQ model by tools/torch/make_qdq_onnx.py, a dynamically
+ * quantized one (DynamicQuantizeLinear + MatMulInteger) by
+ * tools/torch/make_dynamic_int8_onnx.py; otherwise the row is pt2web only
+ * (the onnxruntime-web side is skipped, not failed).
  */
 export const INT8_MODELS = [
-  { name: 'q_mobilenet_v2', twin: 'mobilenet_v2', qdq: 'mobilenet_v2.qdq.onnx' },
-  { name: 'q_encoder_small_dyn', twin: 'encoder_small', qdq: null },
+  { name: 'q_mobilenet_v2', twin: 'mobilenet_v2', onnx: 'mobilenet_v2.qdq.onnx', how: 'QDQ int8' },
+  { name: 'q_encoder_small_dyn', twin: 'encoder_small', onnx: 'encoder_small.dyn_int8.onnx', how: 'dynamic int8' },
 ];
 
-function int8Job({ name, twin, qdq }, dialect) {
-  const qdqPath = qdq ? `${GENERATED}${qdq}` : null;
-  const ort = qdqPath && existsSync(qdqPath);
+function int8Job({ name, twin, onnx, how }, dialect) {
+  const onnxPath = `${GENERATED}${onnx}`;
+  const ort = existsSync(onnxPath);
   return {
     ...casesJob(`${INT8_FIXTURES}${name}`, name, dialect),
-    onnxPath: ort ? qdqPath : null,
+    onnxPath: ort ? onnxPath : null,
     compareOutputs: false,
     note:
       `int8 twin of ${twin} (PT2E, XNNPACKQuantizer), on torch's first case; ` +
-      (ort ? `onnxruntime-web runs ${qdq} (QDQ int8, same architecture, other weights)` : 'pt2web only: no int8 ONNX model'),
+      (ort ? `onnxruntime-web runs ${onnx} (${how}, same architecture, other weights)` : `pt2web only: no ${onnx}`),
   };
 }
 

@@ -89,6 +89,14 @@ PyValue decode_value(const json& j) {
     }
     return d;
   }
+  if (j.contains("dataclass")) {  // a registered dataclass: field -> value, `s` its class
+    PyValue d = PyValue::dict();
+    d.s = j["dataclass"]["type"].get<std::string>();
+    const json& fields = j["dataclass"]["fields"];
+    const json& values = j["dataclass"]["values"];
+    for (size_t k = 0; k < fields.size(); ++k) d.set(PyValue::from_str(fields[k].get<std::string>()), decode_value(values[k]));
+    return d;
+  }
   if (j.contains("namedtuple")) {
     std::vector<PyValue> items;
     for (const auto& e : j["namedtuple"]["values"]) items.push_back(decode_value(e));

@@ -40,6 +40,11 @@ export function decodeValue(encoded) {
   if ('list' in encoded) return { list: encoded.list.map(decodeValue) };
   if ('dict' in encoded) return { dict: encoded.dict.map(([k, v]) => [k, decodeValue(v)]) };
   if ('namedtuple' in encoded) return { tuple: encoded.namedtuple.values.map(decodeValue) };
+  // A dataclass: a plain object of its fields (what pt2web takes and returns).
+  if ('dataclass' in encoded) {
+    const { fields, values } = encoded.dataclass;
+    return Object.fromEntries(fields.map((field, k) => [field, decodeValue(values[k])]));
+  }
   throw new Error(`unknown value encoding: ${JSON.stringify(encoded).slice(0, 80)}`);
 }
 

@@ -122,6 +122,17 @@ class Comparison {
       want.dict.forEach(([k, v]) => this.value(`${path}['${k}']`, got[String(k)], v));
       return;
     }
+    if (want.dataclass) {
+      // A plain object with the field names (fields that were None come last).
+      const { fields, values } = want.dataclass;
+      if (!got || typeof got !== 'object' || Array.isArray(got)) return this.fail(path, `got ${describe(got)}, want a dataclass`);
+      const gotKeys = Object.keys(got).sort();
+      if (gotKeys.join('\u0000') !== [...fields].sort().join('\u0000')) {
+        return this.fail(path, `fields [${Object.keys(got).join(', ')}], want [${fields.join(', ')}]`);
+      }
+      fields.forEach((field, k) => this.value(`${path}.${field}`, got[field], values[k]));
+      return;
+    }
     this.fail(path, `unknown expected encoding ${JSON.stringify(want).slice(0, 60)}`);
   }
 }

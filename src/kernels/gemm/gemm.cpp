@@ -3,7 +3,9 @@
 // L2); for each block of MC rows, A is packed into 2-row panels (when all
 // rows fit one block, once for the whole product); then the 2x16
 // micro-kernel sweeps the block with a B panel held in L1. Products
-// with at most eight rows, or one column, take the unpacked path (gemv.h).
+// with at most eight rows, or one column, take the unpacked path (gemv.h);
+// products a few column tiles wide that fill 2-row tiles better than
+// 16-column ones are computed transposed (prefer_transposed).
 #include <algorithm>
 #include <vector>
 
@@ -121,6 +123,59 @@ void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSo
   }
 }
 
+// Products narrower than a few column tiles waste much of their last tile
+// (N = 49, a pointwise convolution on a 7x7 image: a quarter of it).
+// Computed transposed, C^T[N, M] = B^T A^T, the waste falls on the 2-row
+// tiles instead; the result is then transposed into C, a pass over M*N
+// floats next to the product's M*N*K multiply-adds.
+constexpr int64_t kNarrowColumns = 256;
+constexpr int64_t kMinTransposedDepth = 32;  // below, the extra pass weighs too much
+
+double tile_use(int64_t rows, int64_t cols) {
+  return static_cast<double>(rows * cols) /
+         static_cast<double>(panel_count(rows, kTileRows) * kTileRows * panel_count(cols, kTileCols) * kTileCols);
+}
+
+bool prefer_transposed(int64_t M, int64_t N, int64_t K) {
+  if (N <= kMaxUnpackedRows || N >= kNarrowColumns || K < kMinTransposedDepth) return false;
+  return tile_use(N, M) > 1.1 * tile_use(M, N);
+}
+
+// C (+)= T^T, T being [N, M] row-major.
+void transpose_into(int64_t M, int64_t N, const float* T, float* C, int64_t ldc, bool accumulate) {
+  parallel::for_each_index(M, N, [&](int64_t i) {
+    float* row = C + i * ldc;
+    if (accumulate) {
+      for (int64_t j = 0; j < N; ++j) row[j] += T[j * M + i];
+    } else {
+      for (int64_t j = 0; j < N; ++j) row[j] = T[j * M + i];
+    }
+  });
+}
+
+// C[M, N] (+)= A B computed as C^T = B^T A^T, A^T given by its panels.
+void transposed_product(int64_t M, int64_t N, int64_t K, PanelSourceF32 a_transposed, MatrixF32 B, float* C,
+                        int64_t ldc, bool accumulate, GemmBias bias) {
+  thread_local std::vector<float> product;
+  product.resize(static_cast<size_t>(M * N));
+  gemm_blocked_parallel(N, M, K, B.transposed(), a_transposed, product.data(), M, false,
+                        GemmBias{bias.cols, bias.rows});
+  transpose_into(M, N, product.data(), C, ldc, accumulate);
+}
+
+// The panels of a weight packed by pack_weight_f32: per K block, every
+// 16-column panel of W^T, so block (k0, j0) is found, never packed.
+struct PackedWeightPanels {
+  const float* data;
+  int64_t padded_rows;  // M rounded up to whole panels
+  static const float* panels(const void* context, int64_t k0, int64_t kc, int64_t j0, int64_t, float*) {
+    const auto* w = static_cast<const PackedWeightPanels*>(context);
+    return w->data + w->padded_rows * k0 + j0 * kc;
+  }
+};
+
+int64_t padded_weight_rows(int64_t M) { return panel_count(M, kTileCols) * kTileCols; }
+
 // The unpacked product of few rows split by columns across threads.
 void unpacked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, OutputF32 C, bool accumulate) {
   parallel::parallel_for(
@@ -149,6 +204,10 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, float* 
   if (few_rows) return unpacked_parallel(M, N, K, A, B, OutputF32{C, ldc, 1}, accumulate);
   // One column: C^T[1, M] = B^T[1, K] * A^T[K, M].
   if (N == 1) return unpacked_parallel(1, M, K, B.transposed(), A.transposed(), OutputF32{C, 0, ldc}, accumulate);
+  if (prefer_transposed(M, N, K)) {
+    const StridedB flipped{A.transposed()};
+    return transposed_product(M, N, K, PanelSourceF32{&StridedB::panels, &flipped}, B, C, ldc, accumulate, bias);
+  }
   const StridedB strided{B};
   gemm_blocked_parallel(M, N, K, A, PanelSourceF32{&StridedB::panels, &strided}, C, ldc, accumulate, bias);
 }
@@ -161,6 +220,27 @@ void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, fl
     return;
   }
   gemm_blocked_parallel(M, N, K, A, B, C, ldc, accumulate, bias);
+}
+
+bool gemm_f32_computes_transposed(int64_t M, int64_t N, int64_t K) {
+  return M > kMaxUnpackedRows && N > 1 && prefer_transposed(M, N, K);
+}
+
+int64_t packed_weight_floats(int64_t M, int64_t K) { return padded_weight_rows(M) * std::max<int64_t>(K, 0); }
+
+void pack_weight_f32(int64_t M, int64_t K, MatrixF32 W, float* packed) {
+  const int64_t padded = padded_weight_rows(M);
+  for (int64_t k0 = 0; k0 < K; k0 += kBlockK)
+    pack_b_block(W.transposed(), k0, std::min(kBlockK, K - k0), 0, M, packed + padded * k0);
+}
+
+void gemm_packed_weight_f32(int64_t M, int64_t N, int64_t K, const float* packed, MatrixF32 B, float* C,
+                            int64_t ldc, const float* row_bias) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) return fill_bias(M, N, C, ldc, GemmBias{row_bias, nullptr});
+  const PackedWeightPanels weight{packed, padded_weight_rows(M)};
+  transposed_product(M, N, K, PanelSourceF32{&PackedWeightPanels::panels, &weight}, B, C, ldc, false,
+                     GemmBias{row_bias, nullptr});
 }
 
 }  // namespace pt2web

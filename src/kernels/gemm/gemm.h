@@ -61,6 +61,21 @@ struct PanelSourceF32 {
 void gemm_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, float* C, int64_t ldc,
               bool accumulate, GemmBias bias = {});
 
+// A weight W [M, K] packed once, ahead of the products that read it: the
+// 16-column panels of W^T per K block (gemm_packing.h), the B operand of
+// the transposed product C^T = B^T W^T. Products with a packed weight skip
+// the per-call strided gather of W^T that narrow products (N < 256) pay when
+// gemm_f32 computes them transposed (docs/DECISIONS.md has the figures).
+// `packed` holds packed_weight_floats(M, K) floats.
+int64_t packed_weight_floats(int64_t M, int64_t K);
+// Whether gemm_f32 computes an M x N x K product transposed (narrow N): the
+// products a packed weight speeds up.
+bool gemm_f32_computes_transposed(int64_t M, int64_t N, int64_t K);
+void pack_weight_f32(int64_t M, int64_t K, MatrixF32 W, float* packed);
+// C[M, N] = W B (+ row_bias, M values, may be null) with W packed as above.
+void gemm_packed_weight_f32(int64_t M, int64_t N, int64_t K, const float* packed, MatrixF32 B, float* C,
+                            int64_t ldc, const float* row_bias);
+
 // Row-major operands with row strides lda and ldb.
 inline void gemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
                      float* C, int64_t ldc, bool accumulate) {

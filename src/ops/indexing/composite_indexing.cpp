@@ -145,6 +145,9 @@ void nonzero_numpy_op(OpCall& c) {
   c.outputs = run_op("aten::unbind.int", {arg(found), arg(int64_t(1))});
 }
 
+// where(condition): ATen's one-argument where is nonzero_numpy.
+void where_condition_op(OpCall& c) { forward_to(c, "aten::nonzero_numpy.default"); }
+
 // Index tensors with every value clamped into [lo(size), size - 1] for the dim they index.
 Value clamped_indices(const std::vector<Tensor>& indices, const Shape& sizes, bool allow_negative,
                       const std::string& where) {
@@ -266,6 +269,7 @@ void register_composite_indexing_ops(OpTable& t) {
   t.add("aten::take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", take_along_dim_op);
   t.add("aten::nonzero_static(Tensor self, *, int size, int fill_value=-1) -> Tensor", nonzero_static_op);
   t.add("aten::nonzero_numpy(Tensor self) -> Tensor[]", nonzero_numpy_op);
+  t.add("aten::where(Tensor condition) -> Tensor[]", where_condition_op);
   t.add("aten::_unsafe_masked_index(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill) -> Tensor",
         unsafe_masked_index_op);
   t.add("aten::_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> "

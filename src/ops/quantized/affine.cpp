@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
+#include "kernels/int8/quantize.h"
 #include "tensor/dispatch.h"
 #include "util/error.h"
 
@@ -108,6 +110,17 @@ Tensor quantize_affine(const T* x, const Shape& sizes, GroupLayout layout, const
   const int64_t n = out.numel();
   // clamp's bounds are numbers rounded to the compute type.
   const T lo = static_cast<T>(qmin), hi = static_cast<T>(qmax);
+  if (std::is_same<T, float>::value && layout.groups == 1 && order == RoundOrder::BeforeZeroPoint &&
+      (dtype == DType::Int8 || dtype == DType::UInt8)) {
+    // Per tensor into 8 bits, the dynamic-quantization path: the SIMD kernel
+    // computes the same float32 operations.
+    const PerTensorQuantization p{static_cast<float>(inv_scale[0]), static_cast<float>(zero_point[0]),
+                                  static_cast<float>(lo), static_cast<float>(hi)};
+    const float* xf = reinterpret_cast<const float*>(x);
+    if (dtype == DType::Int8) quantize_f32_s8(xf, n, p, out.data<int8_t>());
+    else quantize_f32_u8(xf, n, p, out.data<uint8_t>());
+    return out;
+  }
   visit_quant_dtype(dtype, [&](auto tag) {
     using Q = typename decltype(tag)::type;
     Q* q = out.data<Q>();

@@ -10,6 +10,7 @@
 // Both return a 1-element float64 scale and a 1-element int64 zero point.
 #include <cmath>
 
+#include "kernels/int8/quantize.h"
 #include "ops/quantized/affine.h"
 #include "tensor/dispatch.h"
 #include "ops/quantized/quantized.h"
@@ -32,14 +33,10 @@ MinMax tensor_min_max(const OpCall& c, const Tensor& input) {
   if (input.numel() == 0)
     fail(ErrorCode::BadInput, c.where(), "aminmax(): cannot compute aminmax over an empty dimension");
   Tensor x = input.contiguous();
-  const float* v = x.data<float>();
-  MinMax m{v[0], v[0]};
-  for (int64_t i = 0; i < x.numel(); ++i) {
-    if (std::isnan(v[i]))
-      fail(ErrorCode::BadInput, c.where(), "the input holds NaN, so its min and max are not ordered");
-    m.lo = v[i] < m.lo ? v[i] : m.lo;
-    m.hi = v[i] > m.hi ? v[i] : m.hi;
-  }
+  const FloatRange range = min_max_f32(x.data<float>(), x.numel());
+  if (range.has_nan)
+    fail(ErrorCode::BadInput, c.where(), "the input holds NaN, so its min and max are not ordered");
+  MinMax m{range.lo, range.hi};
   return m;
 }
 

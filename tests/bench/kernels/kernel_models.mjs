@@ -25,6 +25,7 @@ export const KERNEL_SPECS = [
   { name: 'linear_8x1024x1000', kind: 'linear', m: 8, k: 1024, n: 1000 },
   { name: 'conv3x3_64to64_56x56', kind: 'conv', batch: 1, cin: 64, h: 56, w: 56, cout: 64, kernel: 3, stride: 1, pad: 1, groups: 1 },
   { name: 'conv1x1_24to144_56x56', kind: 'conv', batch: 1, cin: 24, h: 56, w: 56, cout: 144, kernel: 1, stride: 1, pad: 0, groups: 1 },
+  { name: 'conv1x1_160to960_7x7', kind: 'conv', batch: 1, cin: 160, h: 7, w: 7, cout: 960, kernel: 1, stride: 1, pad: 0, groups: 1 },
   { name: 'dwconv3x3_144_56x56', kind: 'conv', batch: 1, cin: 144, h: 56, w: 56, cout: 144, kernel: 3, stride: 1, pad: 1, groups: 144 },
   { name: 'dwconv3x3_96_112x112_s2', kind: 'conv', batch: 1, cin: 96, h: 112, w: 112, cout: 96, kernel: 3, stride: 2, pad: 1, groups: 96 },
 ];

@@ -2,7 +2,8 @@
 // of the K/M/N blocks, products of up to four rows and of one column (the
 // unpacked paths, every tile tail in every layout),
 // transposed and strided operands, accumulation into C, biases the product
-// starts from, and empty sizes.
+// starts from, narrow products computed transposed, products with a weight
+// packed ahead, and empty sizes.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -129,4 +130,43 @@ TEST_CASE("gemm starts from row and column biases", "[kernels][gemm]") {
       check_against_reference(13, 1, 21, Layout::RowMajor, Layout::RowMajor, false, row_bias, col_bias);
       check_against_reference(5, 6, 0, Layout::RowMajor, Layout::RowMajor, false, row_bias, col_bias);
     }
+}
+
+TEST_CASE("narrow products computed transposed match the reference", "[kernels][gemm]") {
+  // N = 49 and 196: pointwise convolutions on 7x7 and 14x14 planes; N = 33
+  // with an odd row count; the 2-row tiles then take the tail.
+  const Layout layouts[] = {Layout::RowMajor, Layout::Transposed, Layout::Strided};
+  for (Layout la : layouts)
+    for (Layout lb : layouts) check_against_reference(160, 49, 96, la, lb, false, true, false);
+  check_against_reference(960, 49, 160, Layout::RowMajor, Layout::RowMajor, false, true, true);
+  check_against_reference(131, 33, 300, Layout::RowMajor, Layout::RowMajor, true);
+  check_against_reference(576, 196, 96, Layout::RowMajor, Layout::RowMajor, false, true, false);
+}
+
+TEST_CASE("products with a weight packed ahead match the reference", "[kernels][gemm]") {
+  struct Shape { int64_t M, N, K; };
+  // Narrow and wide, panel and K-block tails (K = 300 spans two blocks), one column, K = 0.
+  for (Shape s : {Shape{960, 49, 160}, Shape{33, 70, 300}, Shape{5, 3, 17}, Shape{130, 1, 520}, Shape{17, 600, 40},
+                  Shape{4, 6, 0}})
+    for (bool with_bias : {false, true})
+      for (Layout lw : {Layout::RowMajor, Layout::Transposed}) {
+        std::vector<float> w_store, b_store;
+        MatrixF32 W = make_matrix(s.M, s.K, lw, w_store, 11);
+        MatrixF32 B = make_matrix(s.K, s.N, Layout::RowMajor, b_store, 12);
+        std::vector<float> bias = pseudo_random(static_cast<size_t>(s.M), 13);
+        std::vector<float> packed(static_cast<size_t>(packed_weight_floats(s.M, s.K)));
+        pack_weight_f32(s.M, s.K, W, packed.data());
+        const int64_t ldc = s.N + 2;
+        std::vector<float> expected(static_cast<size_t>(s.M * ldc), 7.0f), got = expected;
+        GemmBias rows{with_bias ? bias.data() : nullptr, nullptr};
+        gemm_f32_reference(s.M, s.N, s.K, W, B, expected.data(), ldc, false, rows);
+        gemm_packed_weight_f32(s.M, s.N, s.K, packed.data(), B, got.data(), ldc, rows.rows);
+        INFO("M=" << s.M << " N=" << s.N << " K=" << s.K << " bias " << with_bias);
+        for (int64_t i = 0; i < s.M; ++i)
+          for (int64_t j = 0; j < ldc; ++j) {
+            const float want = expected[i * ldc + j], have = got[i * ldc + j];
+            if (j >= s.N) REQUIRE(have == want);
+            else REQUIRE(std::fabs(have - want) <= 1e-5f * (1.0f + static_cast<float>(s.K)));
+          }
+      }
 }

@@ -87,3 +87,13 @@ TEST_CASE("repeat_interleave repeats slices and positions", "[composite_indexing
   CHECK(error_code_of("aten::repeat_interleave.self_Tensor", {tv(x), tv(make_i64({3}, {1, 1, 1})), iv(0)}) ==
         ErrorCode::BadInput);
 }
+
+TEST_CASE("one-argument where gives nonzero's coordinates per dim", "[composite_indexing]") {
+  auto parts = call("aten::where", {tv(make_bool({2, 3}, {false, true, false, true, false, true}))}).at(0).tensors;
+  REQUIRE(parts.size() == 2);
+  check_values(parts[0], {3}, {0, 1, 1});
+  check_values(parts[1], {3}, {1, 0, 2});
+  auto none = call("aten::where", {tv(make_bool({3}, {false, false, false}))}).at(0).tensors;
+  REQUIRE(none.size() == 1);
+  check_values(none[0], {0}, {});
+}

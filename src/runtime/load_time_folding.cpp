@@ -1,0 +1,71 @@
+#include "runtime/load_time_folding.h"
+
+#include "passes/fold_batch_norm.h"
+#include "runtime/load_time_packing.h"
+
+namespace pt2web {
+
+namespace {
+
+// The loaded program with each buffer's state replaced by its current value.
+ExportedProgram with_buffers(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers) {
+  ExportedProgram p = loaded;
+  for (const auto& spec : p.signature.input_specs) {
+    if (spec.kind != InputKind::Buffer) continue;
+    auto value = buffers.find(spec.target);
+    if (value == buffers.end()) continue;
+    if (spec.persistent.value_or(true)) p.state_dict[spec.target] = value->second;
+    else p.constants[spec.target].tensor = value->second;
+  }
+  return p;
+}
+
+// Placeholders of the buffers the program may write.
+std::set<std::string> written_placeholders_of(const ExportedProgram& loaded, const std::set<std::string>& written) {
+  std::set<std::string> names;
+  for (const auto& spec : loaded.signature.input_specs)
+    if (spec.kind == InputKind::Buffer && written.count(spec.target)) names.insert(spec.arg.name);
+  return names;
+}
+
+// The program to run: batch norms folded, then pointwise weights packed.
+ExportedProgram prepared(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
+                         const std::set<std::string>& written) {
+  const std::set<std::string> changing = written_placeholders_of(loaded, written);
+  ExportedProgram p = fold_batch_norm(with_buffers(loaded, buffers), changing);
+  pack_pointwise_weights(p, loaded.constants, changing);
+  return p;
+}
+
+bool adds_constants(const ExportedProgram& loaded, const ExportedProgram& p) {
+  for (const auto& entry : p.constants)
+    if (!loaded.constants.count(entry.first)) return true;
+  return false;
+}
+
+}  // namespace
+
+LoadTimeFolding fold_at_load(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
+                             const std::set<std::string>& written) {
+  LoadTimeFolding result;
+  result.program = prepared(loaded, buffers, written);
+  if (!adds_constants(loaded, result.program)) return result;
+  // Any buffer the program does not write may have been folded (a running
+  // mean or variance) or packed; replacing one refolds them all (a rare,
+  // explicit call).
+  for (const auto& spec : loaded.signature.input_specs)
+    if (spec.kind == InputKind::Buffer && !written.count(spec.target)) result.folded_buffers.insert(spec.target);
+  return result;
+}
+
+void refresh_folds(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
+                   const std::set<std::string>& written, LoadTimeFolding& folded) {
+  if (folded.folded_buffers.empty()) return;
+  ExportedProgram fresh = prepared(loaded, buffers, written);
+  // The same folds are found (the structure and the shapes are unchanged);
+  // only the values of the constants they add differ.
+  for (const auto& [name, value] : fresh.constants)
+    if (!loaded.constants.count(name)) folded.program.constants[name] = value;
+}
+
+}  // namespace pt2web
