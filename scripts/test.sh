@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, checks that src/'s layers only
-# include downwards (scripts/check-layers.sh), builds, then runs the native Catch2
+# include downwards (scripts/check-layers.sh) and that no merge left conflict
+# markers (scripts/check-conflict-markers.sh), builds, then runs the native Catch2
 # tests, the same tests under ASan + UBSan + LeakSanitizer (scripts/sanitize.sh,
 # clang build in build/sanitize), a bounded run of each libFuzzer target
 # (scripts/fuzz.sh, PT2WEB_FUZZ_SECONDS each, default 25), the same tests
@@ -17,6 +18,8 @@ bash scripts/install-deps.sh
 failed=()
 echo "== layer check (src/ includes only look down)"
 bash scripts/check-layers.sh || failed+=(layers)
+echo "== no merge conflict markers left in tracked files"
+bash scripts/check-conflict-markers.sh || failed+=(conflict-markers)
 
 bash scripts/build.sh
 

@@ -100,6 +100,7 @@ export async function load(source, options = {}) {
   if (options.worker !== undefined && typeof options.worker !== 'boolean') {
     throw new BadInputError(`options.worker must be true or false, got ${String(options.worker)}`);
   }
+  const model = modelOption(options);
   const progress = progressReporter(options.onProgress);
   if (options.worker) return loadInWorker(source, options, progress);
   const choice = threadedChoice(options);
@@ -111,7 +112,7 @@ export async function load(source, options = {}) {
   progress.stage('prepare');
   const native = new module.Program();
   try {
-    callNative(() => native.load(bytes, label, modelOption(options)));
+    callNative(() => native.load(bytes, label, model));
     const used = callNative(() => native.setThreads(choice.threads));
     const program = new Program(native, used, choice.reason);
     progress.stage('ready');
@@ -164,9 +165,10 @@ async function loadInWorker(source, { worker, onProgress, cache, label, ...rest 
  */
 export async function inspect(source, options = {}) {
   checkOptions(options, LOAD_OPTIONS, 'inspect()');
+  const model = modelOption(options);
   const progress = progressReporter(options.onProgress);
   const [module, { bytes, label }] = await Promise.all([getModule(options.wasm), readSource(source, sourceOptions(options, progress))]);
-  const description = JSON.parse(callNative(() => module.inspectArchive(bytes, label, modelOption(options))));
+  const description = JSON.parse(callNative(() => module.inspectArchive(bytes, label, model)));
   progress.stage('ready');
   return description;
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "io/zip_writer.h"
+#include "tensor/alignment.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -91,7 +92,9 @@ class Pickler {
   }
 
   void tensor(const Tensor& t) {
-    Tensor c = t.contiguous();
+    // A tensor borrowed from an archive may be misaligned (tensor/alignment.h);
+    // typed reads need an aligned copy first.
+    Tensor c = aligned(t).contiguous();
     size_t key = storages.size();
     storages.push_back(c);
     global("torch._utils", "_rebuild_tensor_v2");
