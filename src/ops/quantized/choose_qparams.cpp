@@ -20,13 +20,9 @@ namespace pt2web::quantized {
 
 namespace {
 
-struct MinMax {
-  float lo, hi;
-};
-
 // torch.aminmax over all elements; torch then asserts min <= max, which
 // fails for NaN inputs.
-MinMax tensor_min_max(const OpCall& c, const Tensor& input) {
+FloatRange tensor_min_max(const OpCall& c, const Tensor& input) {
   if (input.dtype() != DType::Float32)
     fail(ErrorCode::Unsupported, c.where(), "inputs of dtype ", dtype_name(input.dtype()),
          " are not supported (float32 is)");
@@ -36,8 +32,7 @@ MinMax tensor_min_max(const OpCall& c, const Tensor& input) {
   const FloatRange range = min_max_f32(x.data<float>(), x.numel());
   if (range.has_nan)
     fail(ErrorCode::BadInput, c.where(), "the input holds NaN, so its min and max are not ordered");
-  MinMax m{range.lo, range.hi};
-  return m;
+  return range;
 }
 
 void push_params(OpCall& c, float scale, int64_t zero_point) {
@@ -52,7 +47,7 @@ void choose(OpCall& c, bool symmetric) {
   check_quant_range(c, qmin, qmax, dtype);
   check_range_holds_zero(c, qmin, qmax);
   const float eps = static_cast<float>(c.double_arg(3));  // torch.Tensor([eps]) is float32
-  const MinMax m = tensor_min_max(c, c.tensor(0));
+  const FloatRange m = tensor_min_max(c, c.tensor(0));
   const float min_neg = m.lo < 0.0f ? m.lo : 0.0f;
   const float max_pos = m.hi > 0.0f ? m.hi : 0.0f;
   if (symmetric) {
