@@ -59,25 +59,42 @@ export const FIXTURE_MODELS = [
 ];
 
 /**
- * PT2E int8 programs (tests/fixtures-int8), each run on torch's first case
- * and listed beside its float twin. onnxruntime-web runs an int8 ONNX model
- * of the twin's architecture when one is in tests/bench/models/, made from the
- * float fixture's model.onnx (other weights, so the two outputs are not
- * compared): a static QDQ model by tools/torch/make_qdq_onnx.py, a dynamically
- * quantized one (DynamicQuantizeLinear + MatMulInteger) by
- * tools/torch/make_dynamic_int8_onnx.py; otherwise the row is pt2web only
- * (the onnxruntime-web side is skipped, not failed).
+ * PT2E int8 programs, each run on torch's first case and listed beside its
+ * float twin: the fixtures of tests/fixtures-int8, and the twins of the
+ * generated models that tools/torch/gen_bench_models.py writes into
+ * tests/bench/models/ with them (`generated: true`). onnxruntime-web runs an
+ * int8 ONNX model of the twin's architecture when one is in
+ * tests/bench/models/, made from the float model.onnx: a static QDQ model by
+ * tools/torch/make_qdq_onnx.py, a dynamically quantized one
+ * (DynamicQuantizeLinear + MatMulInteger) by tools/torch/make_dynamic_int8_onnx.py
+ * (gen_bench_models.sh writes those of the generated twins). For the fixtures
+ * the ONNX model has other weights, so the two outputs are not compared;
+ * otherwise the row is pt2web only (the onnxruntime-web side is skipped, not
+ * failed).
  */
 export const INT8_MODELS = [
   { name: 'q_mobilenet_v2', twin: 'mobilenet_v2', onnx: 'mobilenet_v2.qdq.onnx', how: 'QDQ int8' },
   { name: 'q_encoder_small_dyn', twin: 'encoder_small', onnx: 'encoder_small.dyn_int8.onnx', how: 'dynamic int8' },
+  { name: 'q_resnet18', twin: 'resnet18', onnx: 'resnet18.qdq.onnx', how: 'QDQ int8', generated: true },
+  {
+    name: 'q_mobilenet_v3_small',
+    twin: 'mobilenet_v3_small',
+    onnx: 'mobilenet_v3_small.qdq.onnx',
+    how: 'QDQ int8',
+    generated: true,
+  },
+  { name: 'q_vit_tiny_dyn', twin: 'vit_tiny', onnx: 'vit_tiny.dyn_int8.onnx', how: 'dynamic int8', generated: true },
+  { name: 'q_bert_mini_dyn', twin: 'bert_mini', onnx: 'bert_mini.dyn_int8.onnx', how: 'dynamic int8', generated: true },
 ];
 
-function int8Job({ name, twin, onnx, how }, dialect) {
+/** The int8 twins written with the generated models. */
+export const GENERATED_INT8_MODELS = INT8_MODELS.filter((m) => m.generated);
+
+function int8Job({ name, twin, onnx, how, generated }, dialect) {
   const onnxPath = `${GENERATED}${onnx}`;
   const ort = existsSync(onnxPath);
   return {
-    ...casesJob(`${INT8_FIXTURES}${name}`, name, dialect),
+    ...casesJob(`${generated ? GENERATED : INT8_FIXTURES}${name}`, name, dialect),
     onnxPath: ort ? onnxPath : null,
     compareOutputs: false,
     note:
@@ -137,6 +154,10 @@ export function generatedModels({ filter, dialect = 'training' } = {}) {
   for (const name of GENERATED_MODELS.filter((n) => matches(n, filter))) {
     const job = generatedJob(name, dialect);
     (existsSync(job.pt2Path) && existsSync(job.casesPath) ? present : missing).push(name);
+  }
+  for (const model of GENERATED_INT8_MODELS.filter((m) => matches(m.name, filter))) {
+    const job = int8Job(model, dialect);
+    if (!(existsSync(job.pt2Path) && existsSync(job.casesPath))) missing.push(model.name);
   }
   return { present, missing };
 }

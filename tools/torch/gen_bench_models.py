@@ -332,10 +332,59 @@ def bench_models():
     return M
 
 
+# ----------------------------------------------------------------------------- int8 twins
+
+def int8_twin(build, dynamic, calibration_batches=4):
+    """The PT2E int8 program of a float benchmark model, as a PyTorch user
+    quantizing for a CPU runtime gets it (XNNPACKQuantizer, symmetric
+    per-channel int8 weights): static activations calibrated on a few seeded
+    random inputs of the benchmark input's shape and dtype, or dynamic
+    activation quantization. The reference outputs are the quantized
+    program's own, and the tolerance allows a one-step difference where a
+    float rounding flips a requantization (as ../shared/tools/gen_quant.py)."""
+    def build_twin():
+        from torch.ao.quantization.quantize_pt2e import convert_pt2e, prepare_pt2e
+        from torch.ao.quantization.quantizer.xnnpack_quantizer import (
+            XNNPACKQuantizer, get_symmetric_quantization_config)
+        m, args, kwargs, ds, cases, _tol, desc = build()
+        graph = torch.export.export_for_training(m, args, kwargs, dynamic_shapes=ds).module()
+        quantizer = XNNPACKQuantizer().set_global(
+            get_symmetric_quantization_config(is_per_channel=True, is_dynamic=dynamic))
+        prepared = prepare_pt2e(graph, quantizer)
+        with torch.no_grad():
+            prepared(*args, **kwargs)
+            if not dynamic:
+                for _ in range(calibration_batches - 1):
+                    prepared(*[torch.randn_like(a) if a.is_floating_point() else a for a in args], **kwargs)
+        converted = convert_pt2e(prepared)
+        kind = "dynamic" if dynamic else "static"
+        return converted, args, kwargs, ds, cases, (2e-2, 5e-2), \
+            f"int8 PT2E ({kind} activations, per-channel weights, XNNPACKQuantizer) of {desc}"
+    return build_twin
+
+
+def int8_models():
+    """The int8 twins the harness lists beside their float models
+    (tests/bench/models.mjs, INT8_MODELS: keep the two in step)."""
+    floats = bench_models()
+
+    def twin(name, dynamic):
+        def build():
+            seeded(21)
+            return int8_twin(floats[name], dynamic)()
+        return build
+    return {
+        "q_resnet18": twin("resnet18", dynamic=False),
+        "q_mobilenet_v3_small": twin("mobilenet_v3_small", dynamic=False),
+        "q_vit_tiny_dyn": twin("vit_tiny", dynamic=True),
+        "q_bert_mini_dyn": twin("bert_mini", dynamic=True),
+    }
+
+
 def main():
     outdir = sys.argv[1]
     only = set(sys.argv[2:])
-    models = bench_models()
+    models = {**bench_models(), **int8_models()}
     unknown = only - set(models)
     if unknown:
         sys.exit(f"unknown model(s) {sorted(unknown)}; known: {sorted(models)}")

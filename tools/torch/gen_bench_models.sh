@@ -30,3 +30,29 @@ chroot "$root" sh -c "cd $inside && python3 gen_bench_models.py out $*"
 mkdir -p "$repo/tests/bench/models"
 cp -r "$work/out/." "$repo/tests/bench/models/"
 echo "wrote $(ls "$work/out" | wc -l) models into tests/bench/models/" >&2
+
+# onnxruntime-web's side of each int8 twin written in this run: an int8 ONNX
+# model made from its float twin's model.onnx (tests/bench/models.mjs, INT8_MODELS).
+int8_onnx=(
+  "q_resnet18 resnet18 make_qdq_onnx.py qdq"
+  "q_mobilenet_v3_small mobilenet_v3_small make_qdq_onnx.py qdq"
+  "q_vit_tiny_dyn vit_tiny make_dynamic_int8_onnx.py dyn_int8"
+  "q_bert_mini_dyn bert_mini make_dynamic_int8_onnx.py dyn_int8"
+)
+cp "$repo/tools/torch/make_qdq_onnx.py" "$repo/tools/torch/make_dynamic_int8_onnx.py" "$work/"
+for line in "${int8_onnx[@]}"; do
+  read -r twin float maker suffix <<<"$line"
+  [[ -d "$work/out/$twin" ]] || continue
+  float_onnx="$repo/tests/bench/models/$float/model.onnx"
+  if [[ ! -f "$float_onnx" ]]; then
+    echo "$twin: no $float/model.onnx to quantize for onnxruntime-web (generate $float first)" >&2
+    continue
+  fi
+  cp "$float_onnx" "$work/$float.onnx"
+  if chroot "$root" python3 "$inside/$maker" "$inside/$float.onnx" "$inside/$float.$suffix.onnx"; then
+    cp "$work/$float.$suffix.onnx" "$repo/tests/bench/models/"
+    echo "wrote tests/bench/models/$float.$suffix.onnx" >&2
+  else
+    echo "$twin: $maker failed; its onnxruntime-web side will be skipped" >&2
+  fi
+done
