@@ -1,15 +1,17 @@
 #include "kernels/int8/dot_panels.h"
 
+#include "kernels/int8/int8_lanes.h"
+
 namespace pt2web {
 
 namespace {
 
-// Packs with value(n, k) for n < N, k < K; zeros elsewhere. Full panels and
-// pairs take the branch-free loop.
+// Packs with value(n, k) for n < N, k < K; zeros elsewhere, panels from
+// first_panel on. Full panels and pairs take the branch-free loop.
 template <typename Value>
-void pack(int64_t N, int64_t K, int16_t* panels, Value value) {
+void pack(int64_t N, int64_t K, int16_t* panels, Value value, int64_t first_panel = 0) {
   const int64_t pairs = panel_pairs(K), full_pairs = K / 2;
-  for (int64_t p = 0; p < panel_count(N); ++p) {
+  for (int64_t p = first_panel; p < panel_count(N); ++p) {
     int16_t* out = panels + p * pairs * 8;
     const int64_t n0 = 4 * p;
     if (n0 + 4 <= N) {
@@ -46,8 +48,33 @@ void pack_panels_from_rows(const Q* src, int64_t N, int64_t K, int64_t ld, int32
 template <typename Q>
 void pack_panels_from_columns(const Q* src, int64_t N, int64_t K, int64_t ld, int32_t zero_point,
                               int16_t* panels) {
-  pack(N, K, panels,
-       [&](int64_t n, int64_t k) { return static_cast<int16_t>(int32_t(src[k * ld + n]) - zero_point); });
+  const auto value = [&](int64_t n, int64_t k) { return static_cast<int16_t>(int32_t(src[k * ld + n]) - zero_point); };
+  int64_t p = 0;
+  if constexpr (int8_lanes::kLanes) {
+    // Two panels (eight columns) at a time: two source rows (a k pair)
+    // widened and interleaved are pair kp of both panels.
+    using namespace int8_lanes;
+    const int64_t pairs = panel_pairs(K), full_pairs = K / 2;
+    const Acc zero = splat16(zero_point);
+    for (; 4 * p + 8 <= N; p += 2) {
+      int16_t* first = panels + p * pairs * 8;
+      int16_t* second = first + pairs * 8;
+      const int64_t n0 = 4 * p;
+      for (int64_t kp = 0; kp < full_pairs; ++kp) {
+        const Acc a = load8_widened(src + 2 * kp * ld + n0, zero);
+        const Acc b = load8_widened(src + (2 * kp + 1) * ld + n0, zero);
+        store_s16(first + kp * 8, interleave_low16(a, b));
+        store_s16(second + kp * 8, interleave_high16(a, b));
+      }
+      if (pairs > full_pairs)  // odd K: the last pair's second value is zero
+        for (int64_t j = 0; j < 4; ++j) {
+          first[full_pairs * 8 + 2 * j] = value(n0 + j, K - 1);
+          second[full_pairs * 8 + 2 * j] = value(n0 + 4 + j, K - 1);
+          first[full_pairs * 8 + 2 * j + 1] = second[full_pairs * 8 + 2 * j + 1] = 0;
+        }
+    }
+  }
+  pack(N, K, panels, value, p);
 }
 
 void pack_panels_from_s16_rows(const int16_t* src, int64_t N, int64_t K, int64_t ld, int16_t* panels) {

@@ -40,6 +40,10 @@ void requantize_u8(const int32_t* acc, int64_t count, int64_t n, const Requantiz
 void requantize_f32(const int32_t* acc, int64_t count, int64_t n, const Requantization& r, float* out,
                     int64_t out_stride);
 
+// The quantized value of one float y, as the epilogue computes it after its
+// [lo, hi] clamp (the same operations; y may be infinite).
+int32_t requantize_value(float y, const Requantization& r);
+
 enum class QuantizedOutputKind { Int8, UInt8, Float32 };
 
 // Element (m, n) of a product lands at data[m * ld_m + n * ld_n] (in elements

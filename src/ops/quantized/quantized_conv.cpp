@@ -1,13 +1,15 @@
 // pt2web::quantized_conv2d: a 2-d convolution on int8 values (product.h).
-// Depthwise groups (one input and one output channel) run
-// kernels/int8/depthwise_s16 on the widened plane with its zero border, a
-// plane per task. The others pack their patches into the panels of
+// Depthwise groups (one input and one output channel) run a plane per task:
+// 3x3 kernels at stride 1 or 2 through kernels/int8/depthwise_pairs (row
+// pairs, requantized in registers), others through depthwise_s16 on the
+// widened plane with its zero border. The others pack their patches into the panels of
 // kernels/int8/dot_panels.h (1x1 convolutions straight from the input
 // planes, others through int16 im2col rows) and multiply them with the
 // widened weight rows (widened_weights.h: kept between runs for a fixed
 // weight), requantizing each tile into the output.
 #include <vector>
 
+#include "kernels/int8/depthwise_pairs.h"
 #include "kernels/int8/depthwise_s16.h"
 #include "kernels/int8/dot_gemm_s16.h"
 #include "kernels/int8/dot_panels.h"
@@ -35,6 +37,16 @@ void run_depthwise(const Tensor& x, const WidenedWeight& w, const ConvGeometry& 
   const int64_t channels = x.size(1), P = g.out_h * g.out_w, plane = g.height * g.width;
   const int64_t padded_plane = (g.height + 2 * g.pad_h) * (g.width + 2 * g.pad_w);
   const Q* image = x.data<Q>();
+  if (depthwise_pairs_fits(g)) {
+    parallel::for_each_index(x.size(0) * channels, P * 9, [&](int64_t i) {
+      thread_local std::vector<int16_t> scratch;
+      scratch.resize(static_cast<size_t>(depthwise_pairs_scratch(g)));
+      const int64_t c = i % channels;
+      depthwise_pairs(image + i * plane, g, q.input_zero_point, w.rows.data<int16_t>() + c * w.ld,
+                      output_sink(q, out, i * P, 0, 1, c), scratch.data());
+    });
+    return;
+  }
   parallel::for_each_index(x.size(0) * channels, P * g.kernel_h * g.kernel_w, [&](int64_t i) {
     thread_local std::vector<int16_t> padded;
     thread_local std::vector<int32_t> acc;
