@@ -124,9 +124,11 @@ struct Emitter {
 
   void operator()(int64_t oh, int64_t ow, Acc lo, Acc hi) const {
     const int64_t count = std::min<int64_t>(8, out_w - ow), n = oh * out_w + ow;
-    if (in_registers && count == 8) {
-      if (out.kind == QuantizedOutputKind::Int8) store8_requantized(lo, hi, e, static_cast<int8_t*>(out.data) + n);
-      else store8_requantized(lo, hi, e, static_cast<uint8_t*>(out.data) + n);
+    if (in_registers) {
+      if (out.kind == QuantizedOutputKind::Int8)
+        store_requantized_lanes(lo, hi, e, static_cast<int8_t*>(out.data) + n, count);
+      else
+        store_requantized_lanes(lo, hi, e, static_cast<uint8_t*>(out.data) + n, count);
       return;
     }
     alignas(16) int32_t lanes[8];
@@ -154,10 +156,11 @@ void stride1(const int16_t* pairs, const ConvGeometry& g, const PairLayout& l, c
         const int16_t* u = upper + 2 * (ow + j);
         const int16_t* d = lower + 2 * (ow + j);
         const Acc u0 = load8(u), u1 = load8(u + 8), d0 = load8(d), d1 = load8(d + 8);
-        a0 = dot_add(dot_add(a0, u0, w01[j]), d0, w2x[j]);
-        a1 = dot_add(dot_add(a1, u1, w01[j]), d1, w2x[j]);
-        b0 = dot_add(dot_add(b0, u0, wx0[j]), d0, w12[j]);
-        b1 = dot_add(dot_add(b1, u1, wx0[j]), d1, w12[j]);
+        // sums of two products first: the accumulators' chains are adds only
+        a0 = add32(a0, add32(dot(u0, w01[j]), dot(d0, w2x[j])));
+        a1 = add32(a1, add32(dot(u1, w01[j]), dot(d1, w2x[j])));
+        b0 = add32(b0, add32(dot(u0, wx0[j]), dot(d0, w12[j])));
+        b1 = add32(b1, add32(dot(u1, wx0[j]), dot(d1, w12[j])));
       }
       emit(2 * t, ow, a0, a1);
       if (second_row) emit(2 * t + 1, ow, b0, b1);
@@ -181,8 +184,8 @@ void stride2(const int16_t* pairs, const ConvGeometry& g, const PairLayout& l, c
       for (int j = 0; j < 3; ++j) {
         const int16_t* u = upper + 2 * at[j];
         const int16_t* d = lower + 2 * at[j];
-        a0 = dot_add(dot_add(a0, load8(u), w01[j]), load8(d), w2x[j]);
-        a1 = dot_add(dot_add(a1, load8(u + 8), w01[j]), load8(d + 8), w2x[j]);
+        a0 = add32(a0, add32(dot(load8(u), w01[j]), dot(load8(d), w2x[j])));
+        a1 = add32(a1, add32(dot(load8(u + 8), w01[j]), dot(load8(d + 8), w2x[j])));
       }
       emit(oh, ow, a0, a1);
     }

@@ -178,9 +178,9 @@ void dot_gemm_packed(const PackedDotArgs& g, const RequantizedOutput& out) {
       }
   } else {
 #if defined(__wasm_simd128__) || defined(__SSE2__)
-    // int8 / uint8 rows of eight contiguous outputs are requantized in the
-    // registers, with each row's parameters splat once per call; other
-    // tiles go through store_requantized.
+    // int8 / uint8 rows of contiguous outputs are requantized in the
+    // registers, with each row's parameters splat once per call; float32
+    // or strided outputs go through store_requantized.
     const bool in_registers = out.kind != QuantizedOutputKind::Float32 && out.ld_n == 1;
     thread_local std::vector<LaneEpilogue> epilogues;
     if (in_registers) {
@@ -188,12 +188,12 @@ void dot_gemm_packed(const PackedDotArgs& g, const RequantizedOutput& out) {
       for (int64_t m = 0; m < g.M; ++m) epilogues[m] = LaneEpilogue(*out.requant, out.channel0 + m, out.kind == QuantizedOutputKind::Int8);
     }
     const auto store = [&](int64_t m, int64_t n, Acc lo, Acc hi, int64_t count) {
-      if (in_registers && count == 8) {
+      if (in_registers) {
         const int64_t at = m * out.ld_m + n;
         if (out.kind == QuantizedOutputKind::Int8)
-          store8_requantized(lo, hi, epilogues[m], static_cast<int8_t*>(out.data) + at);
+          store_requantized_lanes(lo, hi, epilogues[m], static_cast<int8_t*>(out.data) + at, count);
         else
-          store8_requantized(lo, hi, epilogues[m], static_cast<uint8_t*>(out.data) + at);
+          store_requantized_lanes(lo, hi, epilogues[m], static_cast<uint8_t*>(out.data) + at, count);
         return;
       }
       alignas(16) int32_t lanes[8];

@@ -36,6 +36,8 @@ using Floats = v128_t;
 inline Acc acc_zero() { return wasm_i32x4_splat(0); }
 inline Acc load8(const int16_t* p) { return wasm_v128_load(p); }
 inline Acc dot_add(Acc acc, Acc a, Acc b) { return wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(a, b)); }
+inline Acc dot(Acc a, Acc b) { return wasm_i32x4_dot_i16x8(a, b); }
+inline Acc add32(Acc a, Acc b) { return wasm_i32x4_add(a, b); }
 inline Acc splat_pair(int32_t pair) { return wasm_i32x4_splat(pair); }
 inline void store4(int32_t* p, Acc v) { wasm_v128_store(p, v); }
 inline Floats splat_f(float v) { return wasm_f32x4_splat(v); }
@@ -48,11 +50,9 @@ inline Floats sub_f(Floats a, Floats b) { return wasm_f32x4_sub(a, b); }
 inline Floats clamp_f(Floats v, Floats lo, Floats hi) { return wasm_f32x4_pmin(wasm_f32x4_pmax(v, lo), hi); }
 inline Floats nan_to_zero(Floats v) { return wasm_v128_and(v, wasm_f32x4_eq(v, v)); }
 inline Acc truncate(Floats v) { return wasm_i32x4_trunc_sat_f32x4(v); }
-// round half to even of v * inv plus zp, saturated to int32 (NaN -> 0):
-// exact for every v, so no clamp of v is needed first
-inline Acc round_shift(Floats v, Floats inv, Floats zp, Floats, Floats) {
-  return wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_add(wasm_f32x4_nearest(wasm_f32x4_mul(v, inv)), zp));
-}
+// The int32 lanes of a float vector's bits minus `offset`.
+inline Acc bits_minus(Floats v, Acc offset) { return wasm_i32x4_sub(v, offset); }
+inline Acc splat_i32(int32_t v) { return wasm_i32x4_splat(v); }
 inline Acc narrow_clamp16(Acc lo, Acc hi, Acc min16, Acc max16) {
   return wasm_i16x8_min(wasm_i16x8_max(wasm_i16x8_narrow_i32x4(lo, hi), min16), max16);
 }
@@ -77,6 +77,8 @@ using Floats = __m128;
 inline Acc acc_zero() { return _mm_setzero_si128(); }
 inline Acc load8(const int16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 inline Acc dot_add(Acc acc, Acc a, Acc b) { return _mm_add_epi32(acc, _mm_madd_epi16(a, b)); }
+inline Acc dot(Acc a, Acc b) { return _mm_madd_epi16(a, b); }
+inline Acc add32(Acc a, Acc b) { return _mm_add_epi32(a, b); }
 inline Acc splat_pair(int32_t pair) { return _mm_set1_epi32(pair); }
 inline void store4(int32_t* p, Acc v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 inline Floats splat_f(float v) { return _mm_set1_ps(v); }
@@ -89,13 +91,8 @@ inline Floats sub_f(Floats a, Floats b) { return _mm_sub_ps(a, b); }
 inline Floats clamp_f(Floats v, Floats lo, Floats hi) { return _mm_min_ps(hi, _mm_max_ps(lo, v)); }
 inline Floats nan_to_zero(Floats v) { return _mm_and_ps(v, _mm_cmpeq_ps(v, v)); }
 inline Acc truncate(Floats v) { return _mm_cvttps_epi32(v); }
-// as the wasm form; without a rounding instruction, v * inv is limited to
-// [v_lo, v_hi] first so that the 1.5 * 2^23 trick rounds it exactly
-inline Acc round_shift(Floats v, Floats inv, Floats zp, Floats v_lo, Floats v_hi) {
-  const Floats magic = _mm_set1_ps(12582912.0f);
-  const Floats x = clamp_f(_mm_mul_ps(v, inv), v_lo, v_hi);
-  return _mm_cvttps_epi32(_mm_add_ps(_mm_sub_ps(_mm_add_ps(x, magic), magic), zp));
-}
+inline Acc bits_minus(Floats v, Acc offset) { return _mm_sub_epi32(_mm_castps_si128(v), offset); }
+inline Acc splat_i32(int32_t v) { return _mm_set1_epi32(v); }
 inline Acc narrow_clamp16(Acc lo, Acc hi, Acc min16, Acc max16) {
   return _mm_min_epi16(_mm_max_epi16(_mm_packs_epi32(lo, hi), min16), max16);
 }
@@ -132,13 +129,17 @@ inline int32_t lanes_sum(Acc v) {
 // the output type) y = acc * m + b is never NaN and quantization is
 // monotonic, so clamping y to [lo, hi] first equals clamping its quantized
 // value to [q(lo), q(hi)] after: the float part shrinks to
-// round(y / scale) + zp, and the clamps become one integer min/max on
-// eight values. Otherwise every step runs as in the scalar epilogue.
+// round(y / scale) + zp, read from the bits of v + 1.5 * 2^23 (v limited to
+// [v_lo, v_hi]: its integer part, rounded half to even, is in the low
+// mantissa bits; no float-to-int conversion, which is slow in wasm because
+// it must saturate), and the clamps become one integer min/max on eight
+// values. Otherwise every step runs as in the scalar epilogue.
 struct LaneEpilogue {
   bool folded = false;
   Floats m, b, inv, zp, v_lo, v_hi;
   Floats y_lo, y_hi, q_lo, q_hi;  // the general form's clamps
   Acc min16, max16;               // the folded form's q(lo), q(hi); else no limit
+  Acc magic_minus_zp;             // the folded form's bits(1.5 * 2^23) - zp
 
   LaneEpilogue() = default;
   LaneEpilogue(const Requantization& r, int64_t n, bool signed_output) {
@@ -160,6 +161,10 @@ struct LaneEpilogue {
     folded = std::fabs(mf) < 1e29f && std::fabs(bf) < 1e37f && r.inv_out_scale > 0.0f &&
              r.inv_out_scale < __builtin_inff() && r.qmin >= type_min && r.qmax <= type_max && r.lo == r.lo && r.hi == r.hi &&
              r.out_zero_point == std::nearbyint(r.out_zero_point) && std::fabs(r.out_zero_point) < 65536.0f;
+    const float magic = 12582912.0f;
+    int32_t magic_bits;
+    std::memcpy(&magic_bits, &magic, sizeof magic_bits);
+    magic_minus_zp = splat_i32(folded ? magic_bits - static_cast<int32_t>(r.out_zero_point) : 0);
     min16 = splat16(folded ? requantize_value(r.lo, r) : -32768);
     max16 = splat16(folded ? requantize_value(r.hi, r) : 32767);
   }
@@ -177,12 +182,24 @@ struct LaneEpilogue {
 template <typename Q>
 inline void store8_requantized(Acc lo, Acc hi, const LaneEpilogue& e, Q* out) {
   if (e.folded) {
-    const Acc qlo = round_shift(mul_add(to_float(lo), e.m, e.b), e.inv, e.zp, e.v_lo, e.v_hi);
-    const Acc qhi = round_shift(mul_add(to_float(hi), e.m, e.b), e.inv, e.zp, e.v_lo, e.v_hi);
+    const Floats magic = splat_f(12582912.0f);
+    const Floats vlo = clamp_f(mul_f(mul_add(to_float(lo), e.m, e.b), e.inv), e.v_lo, e.v_hi);
+    const Floats vhi = clamp_f(mul_f(mul_add(to_float(hi), e.m, e.b), e.inv), e.v_lo, e.v_hi);
+    const Acc qlo = bits_minus(add_f(vlo, magic), e.magic_minus_zp);
+    const Acc qhi = bits_minus(add_f(vhi, magic), e.magic_minus_zp);
     store8_from16(narrow_clamp16(qlo, qhi, e.min16, e.max16), out);
   } else {
     store8_from16(narrow_clamp16(e.general(lo), e.general(hi), e.min16, e.max16), out);
   }
+}
+
+// The first `count` (at most eight) of them.
+template <typename Q>
+inline void store_requantized_lanes(Acc lo, Acc hi, const LaneEpilogue& e, Q* out, int64_t count) {
+  if (count == 8) return store8_requantized(lo, hi, e, out);
+  Q lanes[8];
+  store8_requantized(lo, hi, e, lanes);
+  std::memcpy(out, lanes, static_cast<size_t>(count) * sizeof(Q));
 }
 #endif
 
