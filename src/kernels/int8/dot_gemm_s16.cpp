@@ -92,7 +92,7 @@ struct Int8Pair {
 
 // Four A rows (m..m+3, repeating the last row past M) against panels p and
 // p + 1 (dot_panels.h): eight accumulators of four outputs each, handed to
-// store(m + r, first column, low four, high four, count) row by row.
+// store(m, first column, acc, rows, columns) (rows = min(4, M - m)).
 template <typename T, typename Pair, typename Store>
 void panel_tile(const T* a, int64_t lda, int64_t M, int64_t N, const int16_t* panels, int64_t pairs,
                 int64_t m, int64_t p, Pair pair, Store store) {
@@ -112,7 +112,7 @@ void panel_tile(const T* a, int64_t lda, int64_t M, int64_t N, const int16_t* pa
     }
   }
   const int64_t columns = std::min<int64_t>(second ? 8 : 4, N - 4 * p);
-  for (int64_t r = 0; r < 4 && m + r < M; ++r) store(m + r, 4 * p, acc[r][0], acc[r][1], columns);
+  store(m, 4 * p, acc, std::min<int64_t>(4, M - m), columns);
 }
 
 int32_t row_by_one(const DotGemmArgs& g, const int16_t* a, const int16_t* b) {
@@ -135,11 +135,13 @@ void dot_gemm_s16(const DotGemmArgs& g) {
       thread_local std::vector<int16_t> packed;
       packed.resize(static_cast<size_t>(panel_values(g.N, g.K)));
       pack_panels_from_s16_rows(g.b, g.N, g.K, g.ldb, packed.data());
-      const auto store = [&g](int64_t m, int64_t n, Acc lo, Acc hi, int64_t count) {
+      const auto store = [&g](int64_t m, int64_t n, Acc (&acc)[4][2], int64_t rows, int64_t count) {
         alignas(16) int32_t lanes[8];
-        store4(lanes, lo);
-        store4(lanes + 4, hi);
-        for (int64_t j = 0; j < count; ++j) g.c[m * g.ldc_m + (n + j) * g.ldc_n] = lanes[j];
+        for (int64_t r = 0; r < rows; ++r) {
+          store4(lanes, acc[r][0]);
+          store4(lanes + 4, acc[r][1]);
+          for (int64_t j = 0; j < count; ++j) g.c[(m + r) * g.ldc_m + (n + j) * g.ldc_n] = lanes[j];
+        }
       };
       for (int64_t p = 0; p < panel_count(g.N); p += 2)
         for (int64_t m = 0; m < g.M; m += 4)
@@ -187,19 +189,41 @@ void dot_gemm_packed(const PackedDotArgs& g, const RequantizedOutput& out) {
       epilogues.resize(static_cast<size_t>(g.M));
       for (int64_t m = 0; m < g.M; ++m) epilogues[m] = LaneEpilogue(*out.requant, out.channel0 + m, out.kind == QuantizedOutputKind::Int8);
     }
-    const auto store = [&](int64_t m, int64_t n, Acc lo, Acc hi, int64_t count) {
-      if (in_registers) {
-        const int64_t at = m * out.ld_m + n;
-        if (out.kind == QuantizedOutputKind::Int8)
-          store_requantized_lanes(lo, hi, epilogues[m], static_cast<int8_t*>(out.data) + at, count);
-        else
-          store_requantized_lanes(lo, hi, epilogues[m], static_cast<uint8_t*>(out.data) + at, count);
-        return;
-      }
+    // Float32 outputs of a linear layer (one row per output feature, stored
+    // transposed: ld_m == 1) take whole tiles: transposed in the registers,
+    // each column is four consecutive outputs of one token.
+    const bool transposed_f32 = out.kind == QuantizedOutputKind::Float32 && out.ld_m == 1;
+    const Requantization& r = *out.requant;
+    const auto store_rows = [&](int64_t m, int64_t n, Acc (&acc)[4][2], int64_t rows, int64_t count) {
       alignas(16) int32_t lanes[8];
-      store4(lanes, lo);
-      store4(lanes + 4, hi);
-      store_requantized(out, m, n, lanes, count);
+      for (int64_t i = 0; i < rows; ++i) {
+        Acc lo = acc[i][0], hi = acc[i][1];
+        if (in_registers) {
+          const int64_t at = (m + i) * out.ld_m + n;
+          if (out.kind == QuantizedOutputKind::Int8)
+            store_requantized_lanes(lo, hi, epilogues[m + i], static_cast<int8_t*>(out.data) + at, count);
+          else
+            store_requantized_lanes(lo, hi, epilogues[m + i], static_cast<uint8_t*>(out.data) + at, count);
+          continue;
+        }
+        store4(lanes, lo);
+        store4(lanes + 4, hi);
+        store_requantized(out, m + i, n, lanes, count);
+      }
+    };
+    const auto store = [&](int64_t m, int64_t n, Acc (&acc)[4][2], int64_t rows, int64_t count) {
+      if (!transposed_f32 || rows < 4) return store_rows(m, n, acc, rows, count);
+      const int64_t channel = out.channel0 + m;
+      const Floats mul = load_f(r.multiplier + channel);
+      const Floats add = r.bias ? load_f(r.bias + channel) : splat_f(0.0f);
+      const Floats lo = splat_f(r.lo), hi = splat_f(r.hi);
+      float* o = static_cast<float*>(out.data) + m;
+      for (int half = 0; half < 2; ++half) {
+        Acc c[4] = {acc[0][half], acc[1][half], acc[2][half], acc[3][half]};
+        transpose4(c[0], c[1], c[2], c[3]);
+        for (int64_t j = 0; j < 4 && 4 * half + j < count; ++j)
+          store_f(o + (n + 4 * half + j) * out.ld_n, clamp_f(mul_add(to_float(c[j]), mul, add), lo, hi));
+      }
     };
     for (int64_t p = g.panel_first; p < end; p += 2) {
       // an odd range end leaves one panel for the last tile

@@ -41,8 +41,36 @@ void pack(int64_t N, int64_t K, int16_t* panels, Value value, int64_t first_pane
 
 template <typename Q>
 void pack_panels_from_rows(const Q* src, int64_t N, int64_t K, int64_t ld, int32_t zero_point, int16_t* panels) {
-  pack(N, K, panels,
-       [&](int64_t n, int64_t k) { return static_cast<int16_t>(int32_t(src[n * ld + k]) - zero_point); });
+  const auto value = [&](int64_t n, int64_t k) { return static_cast<int16_t>(int32_t(src[n * ld + k]) - zero_point); };
+  int64_t p = 0;
+  if constexpr (int8_lanes::kLanes) {
+    // A panel's four rows, eight values (four pairs) each, widened: as
+    // 32-bit lanes that is a 4x4 block of pairs, and its transpose is four
+    // consecutive pairs of the panel.
+    using namespace int8_lanes;
+    const int64_t pairs = panel_pairs(K), full_pairs = K / 2;
+    const Acc zero = splat16(zero_point);
+    for (; 4 * p + 4 <= N; ++p) {
+      int16_t* out = panels + p * pairs * 8;
+      const Q* row = src + 4 * p * ld;
+      int64_t kp = 0;
+      for (; 2 * kp + 8 <= K; kp += 4) {
+        Acc r0 = load8_widened(row + 2 * kp, zero), r1 = load8_widened(row + ld + 2 * kp, zero);
+        Acc r2 = load8_widened(row + 2 * ld + 2 * kp, zero), r3 = load8_widened(row + 3 * ld + 2 * kp, zero);
+        transpose4(r0, r1, r2, r3);
+        store_s16(out + kp * 8, r0);
+        store_s16(out + kp * 8 + 8, r1);
+        store_s16(out + kp * 8 + 16, r2);
+        store_s16(out + kp * 8 + 24, r3);
+      }
+      for (; kp < pairs; ++kp)
+        for (int64_t j = 0; j < 4; ++j) {
+          out[kp * 8 + 2 * j] = value(4 * p + j, 2 * kp);
+          out[kp * 8 + 2 * j + 1] = kp < full_pairs ? value(4 * p + j, 2 * kp + 1) : int16_t(0);
+        }
+    }
+  }
+  pack(N, K, panels, value, p);
 }
 
 template <typename Q>

@@ -52,6 +52,17 @@ inline Floats nan_to_zero(Floats v) { return wasm_v128_and(v, wasm_f32x4_eq(v, v
 inline Acc truncate(Floats v) { return wasm_i32x4_trunc_sat_f32x4(v); }
 // The int32 lanes of a float vector's bits minus `offset`.
 inline Acc bits_minus(Floats v, Acc offset) { return wasm_i32x4_sub(v, offset); }
+inline Floats load_f(const float* p) { return wasm_v128_load(p); }
+inline void store_f(float* p, Floats v) { wasm_v128_store(p, v); }
+// rows r0..r3 become columns
+inline void transpose4(Acc& r0, Acc& r1, Acc& r2, Acc& r3) {
+  const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);
+  const v128_t t2 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+  r0 = wasm_i64x2_shuffle(t0, t1, 0, 2);
+  r1 = wasm_i64x2_shuffle(t0, t1, 1, 3);
+  r2 = wasm_i64x2_shuffle(t2, t3, 0, 2);
+  r3 = wasm_i64x2_shuffle(t2, t3, 1, 3);
+}
 inline Acc splat_i32(int32_t v) { return wasm_i32x4_splat(v); }
 inline Acc narrow_clamp16(Acc lo, Acc hi, Acc min16, Acc max16) {
   return wasm_i16x8_min(wasm_i16x8_max(wasm_i16x8_narrow_i32x4(lo, hi), min16), max16);
@@ -92,6 +103,16 @@ inline Floats clamp_f(Floats v, Floats lo, Floats hi) { return _mm_min_ps(hi, _m
 inline Floats nan_to_zero(Floats v) { return _mm_and_ps(v, _mm_cmpeq_ps(v, v)); }
 inline Acc truncate(Floats v) { return _mm_cvttps_epi32(v); }
 inline Acc bits_minus(Floats v, Acc offset) { return _mm_sub_epi32(_mm_castps_si128(v), offset); }
+inline Floats load_f(const float* p) { return _mm_loadu_ps(p); }
+inline void store_f(float* p, Floats v) { _mm_storeu_ps(p, v); }
+inline void transpose4(Acc& r0, Acc& r1, Acc& r2, Acc& r3) {
+  const __m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpacklo_epi32(r2, r3);
+  const __m128i t2 = _mm_unpackhi_epi32(r0, r1), t3 = _mm_unpackhi_epi32(r2, r3);
+  r0 = _mm_unpacklo_epi64(t0, t1);
+  r1 = _mm_unpackhi_epi64(t0, t1);
+  r2 = _mm_unpacklo_epi64(t2, t3);
+  r3 = _mm_unpackhi_epi64(t2, t3);
+}
 inline Acc splat_i32(int32_t v) { return _mm_set1_epi32(v); }
 inline Acc narrow_clamp16(Acc lo, Acc hi, Acc min16, Acc max16) {
   return _mm_min_epi16(_mm_max_epi16(_mm_packs_epi32(lo, hi), min16), max16);

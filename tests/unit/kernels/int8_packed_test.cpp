@@ -167,6 +167,32 @@ TEST_CASE("dot_gemm_packed requantizes each tile as requantize_s8 does", "[kerne
     }
 }
 
+TEST_CASE("dot_gemm_packed's transposed float32 tiles add the bias and clamp as requantize_f32", "[kernels][int8]") {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> scale(1e-4f, 3e-3f), shift(-2.0f, 2.0f);
+  for (int64_t M : {4, 6, 8, 11})
+    for (int64_t N : {3, 8, 13}) {
+      const int64_t K = 19;
+      const Problem p = random_problem(rng, M, N, K);
+      std::vector<float> multiplier(M), bias(M);
+      for (auto& v : multiplier) v = scale(rng);
+      for (auto& v : bias) v = shift(rng);
+      Requantization r;
+      r.multiplier = multiplier.data();
+      r.bias = bias.data();
+      r.lo = -0.5f;
+      r.hi = 1.5f;
+      const std::vector<int32_t> sums = reference_sums(p, Source::Rows);
+      std::vector<float> want(M * N), got(M * N + 1, 55.0f);
+      for (int64_t m = 0; m < M; ++m) requantize_f32(sums.data() + m * N, N, m, r, want.data() + m, M);
+      run_packed(p, packed_b(p, Source::Rows), r, QuantizedOutputKind::Float32, got, 0, -1);
+      CHECK(got.back() == 55.0f);
+      got.pop_back();
+      INFO("M " << M << " N " << N);
+      CHECK(got == want);
+    }
+}
+
 TEST_CASE("quantized_add equals dequantize, add, quantize in float32", "[kernels][int8]") {
   std::mt19937 rng(13);
   std::uniform_int_distribution<int> value(-128, 127);
