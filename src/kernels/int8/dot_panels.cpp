@@ -1,5 +1,7 @@
 #include "kernels/int8/dot_panels.h"
 
+#include <algorithm>
+
 #include "kernels/int8/int8_lanes.h"
 
 namespace pt2web {
@@ -105,12 +107,38 @@ void pack_panels_from_columns(const Q* src, int64_t N, int64_t K, int64_t ld, in
   pack(N, K, panels, value, p);
 }
 
+template <typename Q>
+void pack_panels_from_patches(const Q* image, const ConvGeometry& g, int32_t zero_point, int16_t* panels) {
+  const int64_t K = g.channels * g.kernel_h * g.kernel_w, N = g.out_h * g.out_w, pairs = panel_pairs(K);
+  // zeros: the padding, the odd K's last values and the last panel's missing columns
+  std::fill(panels, panels + panel_values(N, K), int16_t(0));
+  int64_t k = 0;
+  for (int64_t c = 0; c < g.channels; ++c)
+    for (int64_t i = 0; i < g.kernel_h; ++i)
+      for (int64_t j = 0; j < g.kernel_w; ++j, ++k) {
+        int16_t* at_k = panels + (k / 2) * 8 + (k & 1);
+        const Q* plane = image + c * g.height * g.width;
+        for (int64_t oh = 0; oh < g.out_h; ++oh) {
+          const int64_t ih = oh * g.stride_h - g.pad_h + i * g.dilation_h;
+          if (ih < 0 || ih >= g.height) continue;
+          const Q* row = plane + ih * g.width;
+          for (int64_t ow = 0, n = oh * g.out_w; ow < g.out_w; ++ow, ++n) {
+            const int64_t iw = ow * g.stride_w - g.pad_w + j * g.dilation_w;
+            if (iw >= 0 && iw < g.width)
+              at_k[(n >> 2) * pairs * 8 + 2 * (n & 3)] = static_cast<int16_t>(int32_t(row[iw]) - zero_point);
+          }
+        }
+      }
+}
+
 void pack_panels_from_s16_rows(const int16_t* src, int64_t N, int64_t K, int64_t ld, int16_t* panels) {
   pack(N, K, panels, [&](int64_t n, int64_t k) { return src[n * ld + k]; });
 }
 
 template void pack_panels_from_rows<int8_t>(const int8_t*, int64_t, int64_t, int64_t, int32_t, int16_t*);
 template void pack_panels_from_rows<uint8_t>(const uint8_t*, int64_t, int64_t, int64_t, int32_t, int16_t*);
+template void pack_panels_from_patches<int8_t>(const int8_t*, const ConvGeometry&, int32_t, int16_t*);
+template void pack_panels_from_patches<uint8_t>(const uint8_t*, const ConvGeometry&, int32_t, int16_t*);
 template void pack_panels_from_columns<int8_t>(const int8_t*, int64_t, int64_t, int64_t, int32_t, int16_t*);
 template void pack_panels_from_columns<uint8_t>(const uint8_t*, int64_t, int64_t, int64_t, int32_t, int16_t*);
 

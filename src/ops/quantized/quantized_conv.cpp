@@ -4,7 +4,7 @@
 // pairs, requantized in registers), others through depthwise_s16 on the
 // widened plane with its zero border. The others pack their patches into the panels of
 // kernels/int8/dot_panels.h (1x1 convolutions straight from the input
-// planes, others through int16 im2col rows) and multiply them with the
+// planes, others gathered patch by patch) and multiply them with the
 // widened weight rows (widened_weights.h: kept between runs for a fixed
 // weight), requantizing each tile into the output.
 #include <vector>
@@ -71,7 +71,6 @@ void run_groups(const Tensor& x, const WidenedWeight& w, int64_t out_channels, i
   const bool pointwise = g.kernel_h == 1 && g.kernel_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
                          g.pad_h == 0 && g.pad_w == 0;
   Tensor panels = Tensor::uninitialized(DType::Int16, {panel_values(P, K)});
-  Tensor rows = pointwise ? Tensor() : Tensor::uninitialized(DType::Int16, {P * K});
   const Q* image = x.data<Q>();
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t gi = 0; gi < groups; ++gi) {
@@ -80,8 +79,7 @@ void run_groups(const Tensor& x, const WidenedWeight& w, int64_t out_channels, i
       if (pointwise) {
         pack_panels_from_columns(group_in, P, K, P, q.input_zero_point, panels.data<int16_t>());
       } else {
-        im2col_s16(group_in, g, q.input_zero_point, rows.data<int16_t>());
-        pack_panels_from_s16_rows(rows.data<int16_t>(), P, K, K, panels.data<int16_t>());
+        pack_panels_from_patches(group_in, g, q.input_zero_point, panels.data<int16_t>());
       }
       packed_product(oc_per_group, P, K, w, first_oc, panels.data<int16_t>(),
                      output_sink(q, out, (b * out_channels + first_oc) * P, P, 1, first_oc));

@@ -193,6 +193,42 @@ TEST_CASE("dot_gemm_packed's transposed float32 tiles add the bias and clamp as 
     }
 }
 
+TEST_CASE("pack_panels_from_patches equals im2col_s16 rows packed", "[kernels][int8]") {
+  std::mt19937 rng(19);
+  std::uniform_int_distribution<int> value(-128, 127);
+  for (int64_t channels : {1, 3})
+    for (int64_t size : {4, 7, 10})
+      for (int64_t kernel : {1, 2, 3})
+        for (int64_t stride : {1, 2})
+          for (int64_t pad : {0, 1})
+            for (int64_t dilation : {1, 2}) {
+              ConvGeometry g;
+              g.channels = channels;
+              g.height = size;
+              g.width = size + 1;
+              g.kernel_h = g.kernel_w = kernel;
+              g.stride_h = g.stride_w = stride;
+              g.pad_h = g.pad_w = pad;
+              g.dilation_h = g.dilation_w = dilation;
+              const int64_t span_h = size + 2 * pad - dilation * (kernel - 1) - 1;
+              const int64_t span_w = size + 1 + 2 * pad - dilation * (kernel - 1) - 1;
+              if (span_h < 0 || span_w < 0) continue;
+              g.out_h = span_h / stride + 1;
+              g.out_w = span_w / stride + 1;
+              const int64_t N = g.out_h * g.out_w, K = channels * kernel * kernel;
+              std::vector<int8_t> image(channels * g.height * g.width);
+              for (auto& v : image) v = static_cast<int8_t>(value(rng));
+              std::vector<int16_t> rows(N * K), want(panel_values(N, K)), got(panel_values(N, K) + 1, 4321);
+              im2col_s16(image.data(), g, -7, rows.data());
+              pack_panels_from_s16_rows(rows.data(), N, K, K, want.data());
+              pack_panels_from_patches(image.data(), g, -7, got.data());
+              CHECK(got.back() == 4321);
+              got.pop_back();
+              INFO("channels " << channels << " size " << size << " kernel " << kernel << " stride " << stride);
+              REQUIRE(got == want);
+            }
+}
+
 TEST_CASE("quantized_add equals dequantize, add, quantize in float32", "[kernels][int8]") {
   std::mt19937 rng(13);
   std::uniform_int_distribution<int> value(-128, 127);
