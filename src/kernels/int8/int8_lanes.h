@@ -1,4 +1,4 @@
-// Four int32 lanes for the int8 kernels (dot_gemm_s16, depthwise_q8) and the
+// Four int32 lanes for the int8 kernels (dot_gemm_s16, depthwise_pairs) and the
 // requantization of their accumulators without leaving the registers.
 //
 // Acc is a 128-bit vector: wasm SIMD128 when built with -msimd128, SSE2

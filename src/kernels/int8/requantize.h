@@ -5,7 +5,9 @@
 //   (relu, hardtanh), then either kept as float32 or quantized:
 //   q = clamp(round(y * (1 / y_scale)) + y_zero_point, qmin, qmax)
 // with round-half-to-even, as quantized_decomposed.quantize_per_tensor.
-// Plain loops. Never allocates.
+// Contiguous runs of eight int8/uint8 outputs go through int8_lanes.h's
+// register epilogue (same results), the rest through plain loops. Never
+// allocates.
 // RequantizedOutput is where a product kernel's tiles go: each tile row is
 // requantized from registers straight into the output (store_requantized),
 // so no int32 accumulator array is written to memory.
