@@ -45,7 +45,8 @@ template <typename Q>
 void pack_panels_from_rows(const Q* src, int64_t N, int64_t K, int64_t ld, int32_t zero_point, int16_t* panels) {
   const auto value = [&](int64_t n, int64_t k) { return static_cast<int16_t>(int32_t(src[n * ld + k]) - zero_point); };
   int64_t p = 0;
-  if constexpr (int8_lanes::kLanes) {
+#if defined(__wasm_simd128__) || defined(__SSE2__)
+  {
     // A panel's four rows, eight values (four pairs) each, widened: as
     // 32-bit lanes that is a 4x4 block of pairs, and its transpose is four
     // consecutive pairs of the panel.
@@ -72,6 +73,7 @@ void pack_panels_from_rows(const Q* src, int64_t N, int64_t K, int64_t ld, int32
         }
     }
   }
+#endif
   pack(N, K, panels, value, p);
 }
 
@@ -80,7 +82,8 @@ void pack_panels_from_columns(const Q* src, int64_t N, int64_t K, int64_t ld, in
                               int16_t* panels) {
   const auto value = [&](int64_t n, int64_t k) { return static_cast<int16_t>(int32_t(src[k * ld + n]) - zero_point); };
   int64_t p = 0;
-  if constexpr (int8_lanes::kLanes) {
+#if defined(__wasm_simd128__) || defined(__SSE2__)
+  {
     // Two panels (eight columns) at a time: two source rows (a k pair)
     // widened and interleaved are pair kp of both panels.
     using namespace int8_lanes;
@@ -104,6 +107,7 @@ void pack_panels_from_columns(const Q* src, int64_t N, int64_t K, int64_t ld, in
         }
     }
   }
+#endif
   pack(N, K, panels, value, p);
 }
 

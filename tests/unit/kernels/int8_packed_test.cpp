@@ -105,6 +105,23 @@ void run_packed(const Problem& p, const std::vector<int16_t>& panels, const Requ
   dot_gemm_packed(g, o);
 }
 
+// Per-channel multipliers and biases of M outputs (owned by the caller's
+// vectors) and a Requantization reading them, clamped to [lo, hi].
+Requantization random_requantization(std::mt19937& rng, int64_t M, float lo, float hi, std::vector<float>& multiplier,
+                                     std::vector<float>& bias) {
+  std::uniform_real_distribution<float> scale(1e-4f, 3e-3f), shift(-2.0f, 2.0f);
+  multiplier.resize(M);
+  bias.resize(M);
+  for (auto& v : multiplier) v = scale(rng);
+  for (auto& v : bias) v = shift(rng);
+  Requantization r;
+  r.multiplier = multiplier.data();
+  r.bias = bias.data();
+  r.lo = lo;
+  r.hi = hi;
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("dot_gemm_packed equals the reference sums for every packer and tail size", "[kernels][int8]") {
@@ -140,19 +157,12 @@ TEST_CASE("dot_gemm_packed equals the reference sums for every packer and tail s
 
 TEST_CASE("dot_gemm_packed requantizes each tile as requantize_s8 does", "[kernels][int8]") {
   std::mt19937 rng(9);
-  std::uniform_real_distribution<float> scale(1e-4f, 3e-3f), shift(-2.0f, 2.0f);
   for (int64_t N : {5, 16, 19})
     for (int64_t K : {9, 24, 75}) {
       const int64_t M = 6;
       const Problem p = random_problem(rng, M, N, K);
-      std::vector<float> multiplier(M), bias(M);
-      for (auto& v : multiplier) v = scale(rng);
-      for (auto& v : bias) v = shift(rng);
-      Requantization r;
-      r.multiplier = multiplier.data();
-      r.bias = bias.data();
-      r.lo = 0.0f;
-      r.hi = 6.0f;
+      std::vector<float> multiplier, bias;
+      Requantization r = random_requantization(rng, M, 0.0f, 6.0f, multiplier, bias);
       r.quantize = true;
       r.inv_out_scale = 1.0f / 0.03f;
       r.out_zero_point = -100.0f;
@@ -169,19 +179,12 @@ TEST_CASE("dot_gemm_packed requantizes each tile as requantize_s8 does", "[kerne
 
 TEST_CASE("dot_gemm_packed's transposed float32 tiles add the bias and clamp as requantize_f32", "[kernels][int8]") {
   std::mt19937 rng(17);
-  std::uniform_real_distribution<float> scale(1e-4f, 3e-3f), shift(-2.0f, 2.0f);
   for (int64_t M : {4, 6, 8, 11})
     for (int64_t N : {3, 8, 13}) {
       const int64_t K = 19;
       const Problem p = random_problem(rng, M, N, K);
-      std::vector<float> multiplier(M), bias(M);
-      for (auto& v : multiplier) v = scale(rng);
-      for (auto& v : bias) v = shift(rng);
-      Requantization r;
-      r.multiplier = multiplier.data();
-      r.bias = bias.data();
-      r.lo = -0.5f;
-      r.hi = 1.5f;
+      std::vector<float> multiplier, bias;
+      const Requantization r = random_requantization(rng, M, -0.5f, 1.5f, multiplier, bias);
       const std::vector<int32_t> sums = reference_sums(p, Source::Rows);
       std::vector<float> want(M * N), got(M * N + 1, 55.0f);
       for (int64_t m = 0; m < M; ++m) requantize_f32(sums.data() + m * N, N, m, r, want.data() + m, M);
