@@ -6,11 +6,7 @@
 
 #include "kernels/int8/dot_panels.h"
 
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "kernels/int8/int8_lanes.h"
 
 namespace pt2web {
 
@@ -25,36 +21,8 @@ void dot_gemm_s16_reference(const DotGemmArgs& g) {
 
 namespace {
 
-// Four int32 lanes and the pairwise multiply-add of eight int16 lanes
-// (a0*b0 + a1*b1, ...), one instruction on both targets.
-#if defined(__wasm_simd128__)
-using Acc = v128_t;
-inline Acc acc_zero() { return wasm_i32x4_splat(0); }
-inline Acc load8(const int16_t* p) { return wasm_v128_load(p); }
-inline Acc dot_add(Acc acc, Acc a, Acc b) { return wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(a, b)); }
-inline Acc splat_pair(int32_t pair) { return wasm_i32x4_splat(pair); }
-inline void store4(int32_t* p, Acc v) { wasm_v128_store(p, v); }
-inline int32_t lanes_sum(Acc v) {
-  return wasm_i32x4_extract_lane(v, 0) + wasm_i32x4_extract_lane(v, 1) + wasm_i32x4_extract_lane(v, 2) +
-         wasm_i32x4_extract_lane(v, 3);
-}
-constexpr bool kVector = true;
-#elif defined(__SSE2__)
-using Acc = __m128i;
-inline Acc acc_zero() { return _mm_setzero_si128(); }
-inline Acc load8(const int16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
-inline Acc dot_add(Acc acc, Acc a, Acc b) { return _mm_add_epi32(acc, _mm_madd_epi16(a, b)); }
-inline Acc splat_pair(int32_t pair) { return _mm_set1_epi32(pair); }
-inline void store4(int32_t* p, Acc v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
-inline int32_t lanes_sum(Acc v) {
-  alignas(16) int32_t lanes[4];
-  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), v);
-  return lanes[0] + lanes[1] + lanes[2] + lanes[3];
-}
-constexpr bool kVector = true;
-#else
-constexpr bool kVector = false;
-#endif
+using namespace int8_lanes;
+constexpr bool kVector = kLanes;
 
 #if defined(__wasm_simd128__) || defined(__SSE2__)
 int32_t tail_dot(const int16_t* a, const int16_t* b, int64_t from, int64_t K) {
@@ -124,7 +92,7 @@ struct Int8Pair {
 
 // Four A rows (m..m+3, repeating the last row past M) against panels p and
 // p + 1 (dot_panels.h): eight accumulators of four outputs each, handed to
-// store(m + r, first column, lanes, count) row by row.
+// store(m, first column, acc, rows, columns) (rows = min(4, M - m)).
 template <typename T, typename Pair, typename Store>
 void panel_tile(const T* a, int64_t lda, int64_t M, int64_t N, const int16_t* panels, int64_t pairs,
                 int64_t m, int64_t p, Pair pair, Store store) {
@@ -143,13 +111,8 @@ void panel_tile(const T* a, int64_t lda, int64_t M, int64_t N, const int16_t* pa
       acc[r][1] = dot_add(acc[r][1], x, b1);
     }
   }
-  alignas(16) int32_t lanes[8];
   const int64_t columns = std::min<int64_t>(second ? 8 : 4, N - 4 * p);
-  for (int64_t r = 0; r < 4 && m + r < M; ++r) {
-    store4(lanes, acc[r][0]);
-    store4(lanes + 4, acc[r][1]);
-    store(m + r, 4 * p, lanes, columns);
-  }
+  store(m, 4 * p, acc, std::min<int64_t>(4, M - m), columns);
 }
 
 int32_t row_by_one(const DotGemmArgs& g, const int16_t* a, const int16_t* b) {
@@ -172,8 +135,13 @@ void dot_gemm_s16(const DotGemmArgs& g) {
       thread_local std::vector<int16_t> packed;
       packed.resize(static_cast<size_t>(panel_values(g.N, g.K)));
       pack_panels_from_s16_rows(g.b, g.N, g.K, g.ldb, packed.data());
-      const auto store = [&g](int64_t m, int64_t n, const int32_t* lanes, int64_t count) {
-        for (int64_t j = 0; j < count; ++j) g.c[m * g.ldc_m + (n + j) * g.ldc_n] = lanes[j];
+      const auto store = [&g](int64_t m, int64_t n, Acc (&acc)[4][2], int64_t rows, int64_t count) {
+        alignas(16) int32_t lanes[8];
+        for (int64_t r = 0; r < rows; ++r) {
+          store4(lanes, acc[r][0]);
+          store4(lanes + 4, acc[r][1]);
+          for (int64_t j = 0; j < count; ++j) g.c[(m + r) * g.ldc_m + (n + j) * g.ldc_n] = lanes[j];
+        }
       };
       for (int64_t p = 0; p < panel_count(g.N); p += 2)
         for (int64_t m = 0; m < g.M; m += 4)
@@ -194,9 +162,6 @@ void dot_gemm_s16(const DotGemmArgs& g) {
 void dot_gemm_packed(const PackedDotArgs& g, const RequantizedOutput& out) {
   const int64_t pairs = panel_pairs(g.K);
   const int64_t end = g.panel_end < 0 ? panel_count(g.N) : std::min(g.panel_end, panel_count(g.N));
-  const auto store = [&out](int64_t m, int64_t n, const int32_t* lanes, int64_t count) {
-    store_requantized(out, m, n, lanes, count);
-  };
   if constexpr (!kVector) {
     // Plain loops over the same operands.
     int32_t lanes[4];
@@ -211,10 +176,55 @@ void dot_gemm_packed(const PackedDotArgs& g, const RequantizedOutput& out) {
           }
           lanes[j] = sum;
         }
-        store(m, 4 * p, lanes, std::min<int64_t>(4, g.N - 4 * p));
+        store_requantized(out, m, 4 * p, lanes, std::min<int64_t>(4, g.N - 4 * p));
       }
   } else {
 #if defined(__wasm_simd128__) || defined(__SSE2__)
+    // int8 / uint8 rows of contiguous outputs are requantized in the
+    // registers, with each row's parameters splat once per call; float32
+    // or strided outputs go through store_requantized.
+    const bool in_registers = out.kind != QuantizedOutputKind::Float32 && out.ld_n == 1;
+    thread_local std::vector<LaneEpilogue> epilogues;
+    if (in_registers) {
+      epilogues.resize(static_cast<size_t>(g.M));
+      for (int64_t m = 0; m < g.M; ++m) epilogues[m] = LaneEpilogue(*out.requant, out.channel0 + m, out.kind == QuantizedOutputKind::Int8);
+    }
+    // Float32 outputs of a linear layer (one row per output feature, stored
+    // transposed: ld_m == 1) take whole tiles: transposed in the registers,
+    // each column is four consecutive outputs of one token.
+    const bool transposed_f32 = out.kind == QuantizedOutputKind::Float32 && out.ld_m == 1;
+    const Requantization& r = *out.requant;
+    const auto store_rows = [&](int64_t m, int64_t n, Acc (&acc)[4][2], int64_t rows, int64_t count) {
+      alignas(16) int32_t lanes[8];
+      for (int64_t i = 0; i < rows; ++i) {
+        Acc lo = acc[i][0], hi = acc[i][1];
+        if (in_registers) {
+          const int64_t at = (m + i) * out.ld_m + n;
+          if (out.kind == QuantizedOutputKind::Int8)
+            store_requantized_lanes(lo, hi, epilogues[m + i], static_cast<int8_t*>(out.data) + at, count);
+          else
+            store_requantized_lanes(lo, hi, epilogues[m + i], static_cast<uint8_t*>(out.data) + at, count);
+          continue;
+        }
+        store4(lanes, lo);
+        store4(lanes + 4, hi);
+        store_requantized(out, m + i, n, lanes, count);
+      }
+    };
+    const auto store = [&](int64_t m, int64_t n, Acc (&acc)[4][2], int64_t rows, int64_t count) {
+      if (!transposed_f32 || rows < 4) return store_rows(m, n, acc, rows, count);
+      const int64_t channel = out.channel0 + m;
+      const Floats mul = load_f(r.multiplier + channel);
+      const Floats add = r.bias ? load_f(r.bias + channel) : splat_f(0.0f);
+      const Floats lo = splat_f(r.lo), hi = splat_f(r.hi);
+      float* o = static_cast<float*>(out.data) + m;
+      for (int half = 0; half < 2; ++half) {
+        Acc c[4] = {acc[0][half], acc[1][half], acc[2][half], acc[3][half]};
+        transpose4(c[0], c[1], c[2], c[3]);
+        for (int64_t j = 0; j < 4 && 4 * half + j < count; ++j)
+          store_f(o + (n + 4 * half + j) * out.ld_n, clamp_f(mul_add(to_float(c[j]), mul, add), lo, hi));
+      }
+    };
     for (int64_t p = g.panel_first; p < end; p += 2) {
       // an odd range end leaves one panel for the last tile
       const int64_t n_limit = std::min(g.N, 4 * std::min(p + 2, end));

@@ -19,8 +19,10 @@
 // 0, read in place (a pair is a 16-bit load sign-extended in the register:
 // wasm load16_splat + extend), and B already in panels (dot_panels.h). Each
 // 4x8 tile is requantized from registers into the output
-// (requantize.h: RequantizedOutput), no int32 array in between. A range of
-// panels [panel_first, panel_end) lets threads split the columns.
+// (requantize.h: RequantizedOutput), no int32 array in between: int8/uint8
+// rows through int8_lanes.h's epilogue, float32 tiles stored transposed (a
+// linear layer's) transposed in registers, others through store_requantized.
+// A range of panels [panel_first, panel_end) lets threads split the columns.
 //
 // C[m][n] is written at c[m * ldc_m + n * ldc_n]. Preconditions (checked by
 // callers): sizes >= 0, |A|, |B| <= 255 and K <= kMaxDotK, so no int32 sum

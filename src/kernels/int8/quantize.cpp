@@ -1,6 +1,7 @@
 #include "kernels/int8/quantize.h"
 
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #if defined(__wasm_simd128__)
@@ -32,11 +33,35 @@ void quantize(const float* __restrict x, int64_t n, const PerTensorQuantization&
     v = wasm_v128_and(v, wasm_f32x4_eq(v, v));
     return wasm_i32x4_trunc_sat_f32x4(v);
   };
-  for (; i + 16 <= n; i += 16) {
-    const v128_t a = wasm_i16x8_narrow_i32x4(four(x + i), four(x + i + 4));
-    const v128_t b = wasm_i16x8_narrow_i32x4(four(x + i + 8), four(x + i + 12));
-    wasm_v128_store(out + i, std::is_signed<Q>::value ? wasm_i8x16_narrow_i16x8(a, b) : wasm_u8x16_narrow_i16x8(a, b));
+  // With an integral zero point the rounding can come from the bits of
+  // x * inv_scale + 1.5 * 2^23 (limited first to one step beyond the range,
+  // which clamps the same), the zero point subtracted from the magic's bits:
+  // no float-to-int conversion, which must saturate and is slow in wasm.
+  const float magic = 12582912.0f;
+  int32_t magic_bits;
+  std::memcpy(&magic_bits, &magic, sizeof magic_bits);
+  const bool integral = p.zero_point == std::nearbyint(p.zero_point) && std::fabs(p.zero_point) < 65536.0f &&
+                        p.qmin >= -65536.0f && p.qmax <= 65536.0f;
+  const v128_t v_lo = wasm_f32x4_splat(p.qmin - p.zero_point - 1.0f), v_hi = wasm_f32x4_splat(p.qmax - p.zero_point + 1.0f);
+  const v128_t magic_v = wasm_f32x4_splat(magic);
+  const v128_t offset = wasm_i32x4_splat(integral ? magic_bits - static_cast<int32_t>(p.zero_point) : 0);
+  const v128_t q_lo = wasm_i32x4_splat(static_cast<int32_t>(p.qmin)), q_hi = wasm_i32x4_splat(static_cast<int32_t>(p.qmax));
+  auto four_bits = [&](const float* in) {
+    const v128_t c = wasm_f32x4_pmin(wasm_f32x4_pmax(wasm_f32x4_mul(wasm_v128_load(in), inv), v_lo), v_hi);
+    const v128_t q = wasm_i32x4_min(wasm_i32x4_max(wasm_i32x4_sub(wasm_f32x4_add(c, magic_v), offset), q_lo), q_hi);
+    return wasm_v128_and(q, wasm_f32x4_eq(c, c));  // NaN -> 0
+  };
+  const auto store16 = [&](const v128_t a, const v128_t b, Q* o) {
+    wasm_v128_store(o, std::is_signed<Q>::value ? wasm_i8x16_narrow_i16x8(a, b) : wasm_u8x16_narrow_i16x8(a, b));
+  };
+  if (integral) {
+    for (; i + 16 <= n; i += 16)
+      store16(wasm_i16x8_narrow_i32x4(four_bits(x + i), four_bits(x + i + 4)),
+              wasm_i16x8_narrow_i32x4(four_bits(x + i + 8), four_bits(x + i + 12)), out + i);
   }
+  for (; i + 16 <= n; i += 16)
+    store16(wasm_i16x8_narrow_i32x4(four(x + i), four(x + i + 4)),
+            wasm_i16x8_narrow_i32x4(four(x + i + 8), four(x + i + 12)), out + i);
 #endif
   for (; i < n; ++i) out[i] = quantize_one<Q>(x[i], p);
 }

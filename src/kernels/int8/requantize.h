@@ -5,7 +5,9 @@
 //   (relu, hardtanh), then either kept as float32 or quantized:
 //   q = clamp(round(y * (1 / y_scale)) + y_zero_point, qmin, qmax)
 // with round-half-to-even, as quantized_decomposed.quantize_per_tensor.
-// Plain loops. Never allocates.
+// Contiguous runs of eight int8/uint8 outputs go through int8_lanes.h's
+// register epilogue (same results), the rest through plain loops. Never
+// allocates.
 // RequantizedOutput is where a product kernel's tiles go: each tile row is
 // requantized from registers straight into the output (store_requantized),
 // so no int32 accumulator array is written to memory.
@@ -39,6 +41,10 @@ void requantize_u8(const int32_t* acc, int64_t count, int64_t n, const Requantiz
                    int64_t out_stride);
 void requantize_f32(const int32_t* acc, int64_t count, int64_t n, const Requantization& r, float* out,
                     int64_t out_stride);
+
+// The quantized value of one float y, as the epilogue computes it after its
+// [lo, hi] clamp (the same operations; y may be infinite).
+int32_t requantize_value(float y, const Requantization& r);
 
 enum class QuantizedOutputKind { Int8, UInt8, Float32 };
 

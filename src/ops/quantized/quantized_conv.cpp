@@ -1,13 +1,15 @@
 // pt2web::quantized_conv2d: a 2-d convolution on int8 values (product.h).
-// Depthwise groups (one input and one output channel) run
-// kernels/int8/depthwise_s16 on the widened plane with its zero border, a
-// plane per task. The others pack their patches into the panels of
+// Depthwise groups (one input and one output channel) run a plane per task:
+// 3x3 kernels at stride 1 or 2 through kernels/int8/depthwise_pairs (row
+// pairs, requantized in registers), others through depthwise_s16 on the
+// widened plane with its zero border. The others pack their patches into the panels of
 // kernels/int8/dot_panels.h (1x1 convolutions straight from the input
-// planes, others through int16 im2col rows) and multiply them with the
+// planes, others gathered patch by patch) and multiply them with the
 // widened weight rows (widened_weights.h: kept between runs for a fixed
 // weight), requantizing each tile into the output.
 #include <vector>
 
+#include "kernels/int8/depthwise_pairs.h"
 #include "kernels/int8/depthwise_s16.h"
 #include "kernels/int8/dot_gemm_s16.h"
 #include "kernels/int8/dot_panels.h"
@@ -35,6 +37,16 @@ void run_depthwise(const Tensor& x, const WidenedWeight& w, const ConvGeometry& 
   const int64_t channels = x.size(1), P = g.out_h * g.out_w, plane = g.height * g.width;
   const int64_t padded_plane = (g.height + 2 * g.pad_h) * (g.width + 2 * g.pad_w);
   const Q* image = x.data<Q>();
+  if (depthwise_pairs_fits(g)) {
+    parallel::for_each_index(x.size(0) * channels, P * 9, [&](int64_t i) {
+      thread_local std::vector<int16_t> scratch;
+      scratch.resize(static_cast<size_t>(depthwise_pairs_scratch(g)));
+      const int64_t c = i % channels;
+      depthwise_pairs(image + i * plane, g, q.input_zero_point, w.rows.data<int16_t>() + c * w.ld,
+                      output_sink(q, out, i * P, 0, 1, c), scratch.data());
+    });
+    return;
+  }
   parallel::for_each_index(x.size(0) * channels, P * g.kernel_h * g.kernel_w, [&](int64_t i) {
     thread_local std::vector<int16_t> padded;
     thread_local std::vector<int32_t> acc;
@@ -59,7 +71,6 @@ void run_groups(const Tensor& x, const WidenedWeight& w, int64_t out_channels, i
   const bool pointwise = g.kernel_h == 1 && g.kernel_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
                          g.pad_h == 0 && g.pad_w == 0;
   Tensor panels = Tensor::uninitialized(DType::Int16, {panel_values(P, K)});
-  Tensor rows = pointwise ? Tensor() : Tensor::uninitialized(DType::Int16, {P * K});
   const Q* image = x.data<Q>();
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t gi = 0; gi < groups; ++gi) {
@@ -68,8 +79,7 @@ void run_groups(const Tensor& x, const WidenedWeight& w, int64_t out_channels, i
       if (pointwise) {
         pack_panels_from_columns(group_in, P, K, P, q.input_zero_point, panels.data<int16_t>());
       } else {
-        im2col_s16(group_in, g, q.input_zero_point, rows.data<int16_t>());
-        pack_panels_from_s16_rows(rows.data<int16_t>(), P, K, K, panels.data<int16_t>());
+        pack_panels_from_patches(group_in, g, q.input_zero_point, panels.data<int16_t>());
       }
       packed_product(oc_per_group, P, K, w, first_oc, panels.data<int16_t>(),
                      output_sink(q, out, (b * out_channels + first_oc) * P, P, 1, first_oc));

@@ -105,6 +105,23 @@ void run_packed(const Problem& p, const std::vector<int16_t>& panels, const Requ
   dot_gemm_packed(g, o);
 }
 
+// Per-channel multipliers and biases of M outputs (owned by the caller's
+// vectors) and a Requantization reading them, clamped to [lo, hi].
+Requantization random_requantization(std::mt19937& rng, int64_t M, float lo, float hi, std::vector<float>& multiplier,
+                                     std::vector<float>& bias) {
+  std::uniform_real_distribution<float> scale(1e-4f, 3e-3f), shift(-2.0f, 2.0f);
+  multiplier.resize(M);
+  bias.resize(M);
+  for (auto& v : multiplier) v = scale(rng);
+  for (auto& v : bias) v = shift(rng);
+  Requantization r;
+  r.multiplier = multiplier.data();
+  r.bias = bias.data();
+  r.lo = lo;
+  r.hi = hi;
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("dot_gemm_packed equals the reference sums for every packer and tail size", "[kernels][int8]") {
@@ -140,19 +157,12 @@ TEST_CASE("dot_gemm_packed equals the reference sums for every packer and tail s
 
 TEST_CASE("dot_gemm_packed requantizes each tile as requantize_s8 does", "[kernels][int8]") {
   std::mt19937 rng(9);
-  std::uniform_real_distribution<float> scale(1e-4f, 3e-3f), shift(-2.0f, 2.0f);
   for (int64_t N : {5, 16, 19})
     for (int64_t K : {9, 24, 75}) {
       const int64_t M = 6;
       const Problem p = random_problem(rng, M, N, K);
-      std::vector<float> multiplier(M), bias(M);
-      for (auto& v : multiplier) v = scale(rng);
-      for (auto& v : bias) v = shift(rng);
-      Requantization r;
-      r.multiplier = multiplier.data();
-      r.bias = bias.data();
-      r.lo = 0.0f;
-      r.hi = 6.0f;
+      std::vector<float> multiplier, bias;
+      Requantization r = random_requantization(rng, M, 0.0f, 6.0f, multiplier, bias);
       r.quantize = true;
       r.inv_out_scale = 1.0f / 0.03f;
       r.out_zero_point = -100.0f;
@@ -165,6 +175,61 @@ TEST_CASE("dot_gemm_packed requantizes each tile as requantize_s8 does", "[kerne
       INFO("N " << N << " K " << K);
       CHECK(got == want);
     }
+}
+
+TEST_CASE("dot_gemm_packed's transposed float32 tiles add the bias and clamp as requantize_f32", "[kernels][int8]") {
+  std::mt19937 rng(17);
+  for (int64_t M : {4, 6, 8, 11})
+    for (int64_t N : {3, 8, 13}) {
+      const int64_t K = 19;
+      const Problem p = random_problem(rng, M, N, K);
+      std::vector<float> multiplier, bias;
+      const Requantization r = random_requantization(rng, M, -0.5f, 1.5f, multiplier, bias);
+      const std::vector<int32_t> sums = reference_sums(p, Source::Rows);
+      std::vector<float> want(M * N), got(M * N + 1, 55.0f);
+      for (int64_t m = 0; m < M; ++m) requantize_f32(sums.data() + m * N, N, m, r, want.data() + m, M);
+      run_packed(p, packed_b(p, Source::Rows), r, QuantizedOutputKind::Float32, got, 0, -1);
+      CHECK(got.back() == 55.0f);
+      got.pop_back();
+      INFO("M " << M << " N " << N);
+      CHECK(got == want);
+    }
+}
+
+TEST_CASE("pack_panels_from_patches equals im2col_s16 rows packed", "[kernels][int8]") {
+  std::mt19937 rng(19);
+  std::uniform_int_distribution<int> value(-128, 127);
+  for (int64_t channels : {1, 3})
+    for (int64_t size : {4, 7, 10})
+      for (int64_t kernel : {1, 2, 3})
+        for (int64_t stride : {1, 2})
+          for (int64_t pad : {0, 1})
+            for (int64_t dilation : {1, 2}) {
+              ConvGeometry g;
+              g.channels = channels;
+              g.height = size;
+              g.width = size + 1;
+              g.kernel_h = g.kernel_w = kernel;
+              g.stride_h = g.stride_w = stride;
+              g.pad_h = g.pad_w = pad;
+              g.dilation_h = g.dilation_w = dilation;
+              const int64_t span_h = size + 2 * pad - dilation * (kernel - 1) - 1;
+              const int64_t span_w = size + 1 + 2 * pad - dilation * (kernel - 1) - 1;
+              if (span_h < 0 || span_w < 0) continue;
+              g.out_h = span_h / stride + 1;
+              g.out_w = span_w / stride + 1;
+              const int64_t N = g.out_h * g.out_w, K = channels * kernel * kernel;
+              std::vector<int8_t> image(channels * g.height * g.width);
+              for (auto& v : image) v = static_cast<int8_t>(value(rng));
+              std::vector<int16_t> rows(N * K), want(panel_values(N, K)), got(panel_values(N, K) + 1, 4321);
+              im2col_s16(image.data(), g, -7, rows.data());
+              pack_panels_from_s16_rows(rows.data(), N, K, K, want.data());
+              pack_panels_from_patches(image.data(), g, -7, got.data());
+              CHECK(got.back() == 4321);
+              got.pop_back();
+              INFO("channels " << channels << " size " << size << " kernel " << kernel << " stride " << stride);
+              REQUIRE(got == want);
+            }
 }
 
 TEST_CASE("quantized_add equals dequantize, add, quantize in float32", "[kernels][int8]") {
