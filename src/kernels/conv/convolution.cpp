@@ -285,6 +285,7 @@ void conv_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) 
 
 template <typename T>
 void conv_transpose_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) {
+  if constexpr (std::is_same<T, float>::value) if (try_small_conv_transpose2d(s, x, w, b, y)) return;
   const int64_t in_plane = volume(s.input), out_plane = volume(s.output), K = volume(s.kernel);
   const int64_t cin_g = s.in_channels / s.groups, cout_g = s.out_channels / s.groups;
   // Per group, the weight [cin_g, cout_g*K] transposed to [cout_g*K, cin_g].

@@ -1,7 +1,8 @@
 // The direct small convolution against plain loops: output widths around
 // the four-lane runs (and an odd number of runs), channel counts around the
-// block of four, padding on either side, non-square kernels, no bias; and
-// conv_forward's dispatch to it on a batch.
+// block of four, padding, strides, dilation, groups, non-square kernels, no
+// bias; and conv_forward / conv_transpose_forward dispatching to it, checked
+// against the definitions of convolution and transposed convolution.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -20,21 +21,30 @@ std::vector<float> wave(size_t n, float scale) {
   return v;
 }
 
-void check(int64_t cin, int64_t cout, int64_t h, int64_t w, int64_t kh, int64_t kw, int64_t pad_h, int64_t pad_w,
-           bool bias) {
+struct Geometry {
+  int64_t cin, cout, h, w, kh, kw;
+  int64_t pad_h = 0, pad_w = 0, stride = 1, dilation = 1, groups = 1;
+  bool bias = true;
+};
+
+void check(const Geometry& t) {
   SmallConvShape s;
-  s.in_channels = cin, s.out_channels = cout, s.in_h = h, s.in_w = w, s.kernel_h = kh, s.kernel_w = kw;
-  s.pad_h = pad_h, s.pad_w = pad_w;
-  s.out_h = h + 2 * pad_h - kh + 1, s.out_w = w + 2 * pad_w - kw + 1;
-  std::vector<float> x = wave(static_cast<size_t>(cin * h * w), 0.61f);
-  std::vector<float> wt = wave(static_cast<size_t>(cout * cin * kh * kw), 1.7f);
-  std::vector<float> b = wave(static_cast<size_t>(cout), 2.3f);
-  const size_t n = static_cast<size_t>(cout * s.out_h * s.out_w);
+  s.in_channels = t.cin, s.out_channels = t.cout, s.groups = t.groups, s.in_h = t.h, s.in_w = t.w;
+  s.kernel_h = t.kh, s.kernel_w = t.kw, s.pad_h = t.pad_h, s.pad_w = t.pad_w;
+  s.stride_h = s.stride_w = t.stride, s.dilation_h = s.dilation_w = t.dilation;
+  s.out_h = (t.h + 2 * t.pad_h - t.dilation * (t.kh - 1) - 1) / t.stride + 1;
+  s.out_w = (t.w + 2 * t.pad_w - t.dilation * (t.kw - 1) - 1) / t.stride + 1;
+  std::vector<float> x = wave(static_cast<size_t>(t.cin * t.h * t.w), 0.61f);
+  std::vector<float> wt = wave(static_cast<size_t>(t.cout * t.cin / t.groups * t.kh * t.kw), 1.7f);
+  std::vector<float> b = wave(static_cast<size_t>(t.cout), 2.3f);
+  const float* bp = t.bias ? b.data() : nullptr;
+  const size_t n = static_cast<size_t>(t.cout * s.out_h * s.out_w);
   std::vector<float> want(n), got(n, 777.0f);
-  small_conv2d_reference(s, x.data(), wt.data(), bias ? b.data() : nullptr, want.data());
-  small_conv2d_f32(s, x.data(), wt.data(), bias ? b.data() : nullptr, got.data());
-  INFO("cin=" << cin << " cout=" << cout << " " << h << "x" << w << " k=" << kh << "x" << kw << " pad=" << pad_h
-              << "," << pad_w << " bias=" << bias);
+  small_conv2d_reference(s, x.data(), wt.data(), bp, want.data());
+  small_conv2d_f32(s, x.data(), wt.data(), bp, got.data());
+  INFO("cin=" << t.cin << " cout=" << t.cout << " " << t.h << "x" << t.w << " k=" << t.kh << "x" << t.kw
+              << " pad=" << t.pad_h << "," << t.pad_w << " stride=" << t.stride << " dilation=" << t.dilation
+              << " groups=" << t.groups << " bias=" << t.bias);
   for (size_t i = 0; i < n; ++i) REQUIRE(got[i] == Approx(want[i]).margin(1e-4));
 }
 
@@ -42,12 +52,20 @@ void check(int64_t cin, int64_t cout, int64_t h, int64_t w, int64_t kh, int64_t 
 
 TEST_CASE("small_conv2d_f32 matches plain loops on every tail", "[kernels][small_conv]") {
   for (int64_t w : {3, 4, 5, 7, 8, 9, 13})
-    for (int64_t cout : {1, 3, 4, 5, 8}) check(2, cout, 5, w, 3, 3, 1, 1, true);
-  check(1, 16, 8, 8, 3, 3, 1, 1, true);   // digits_cnn's first layer
-  check(16, 32, 4, 4, 3, 3, 1, 1, true);  // and its second
-  check(3, 6, 6, 9, 2, 5, 0, 2, false);
-  check(4, 4, 7, 7, 1, 2, 0, 0, true);
-  check(3, 5, 9, 6, 5, 3, 2, 0, true);
+    for (int64_t cout : {1, 3, 4, 5, 8}) check({2, cout, 5, w, 3, 3, 1, 1});
+  check({1, 16, 8, 8, 3, 3, 1, 1});   // digits_cnn's first layer
+  check({16, 32, 4, 4, 3, 3, 1, 1});  // and its second
+  check({3, 6, 6, 9, 2, 5, 0, 2, 1, 1, 1, false});
+  check({4, 4, 7, 7, 1, 2});
+  check({3, 5, 9, 6, 5, 3, 2, 0});
+}
+
+TEST_CASE("small_conv2d_f32 handles strides, dilation and groups", "[kernels][small_conv]") {
+  check({3, 8, 16, 16, 3, 3, 1, 1, 2});             // vision_zoo's strided stem
+  check({12, 12, 8, 8, 3, 3, 2, 2, 1, 2, 3});       // its dilated grouped layer
+  check({2, 3, 11, 13, 3, 4, 1, 2, 3, 1, 1});       // stride 3
+  check({4, 6, 9, 10, 2, 3, 0, 1, 2, 2, 2, false});  // stride 2, dilation 2, 2 groups
+  check({6, 4, 1, 16, 1, 5, 0, 2});                 // a 1-d convolution
 }
 
 TEST_CASE("conv_forward runs small float32 convolutions through the direct kernel", "[kernels][small_conv]") {
@@ -64,4 +82,40 @@ TEST_CASE("conv_forward runs small float32 convolutions through the direct kerne
   for (int64_t n = 0; n < 3; ++n)
     small_conv2d_reference(q, x.data() + n * 5 * 42, w.data(), b.data(), want.data() + n * 6 * 42);
   for (size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == Approx(want[i]).margin(1e-4));
+}
+
+TEST_CASE("conv_transpose_forward runs small float32 ones through the direct kernel", "[kernels][small_conv]") {
+  // y[co, o] = b[co] + sum over i, k with o = i*stride - pad + k*dilation of x[ci, i] * w[ci, co, k].
+  for (int64_t stride : {1, 2, 3})
+    for (int64_t groups : {1, 2}) {
+      const int64_t cin = 4, cout = 6, h = 5, w = 6, k = 3, pad = 1, dil = stride == 3 ? 2 : 1, out_pad = stride - 1;
+      const int64_t oh = (h - 1) * stride - 2 * pad + dil * (k - 1) + 1 + out_pad;
+      const int64_t ow = (w - 1) * stride - 2 * pad + dil * (k - 1) + 1 + out_pad;
+      ConvShape s;
+      s.batch = 2, s.in_channels = cin, s.out_channels = cout, s.groups = groups;
+      s.input = {1, h, w}, s.output = {1, oh, ow}, s.kernel = {1, k, k};
+      s.stride = {1, stride, stride}, s.pad = {0, pad, pad}, s.dilation = {1, dil, dil};
+      const int64_t cin_g = cin / groups, cout_g = cout / groups;
+      std::vector<float> x = wave(2 * cin * h * w, 0.37f), wt = wave(cin * cout_g * k * k, 1.3f), b = wave(cout, 0.7f);
+      std::vector<float> got(2 * cout * oh * ow, 555.0f), want(got.size());
+      for (int64_t n = 0; n < 2; ++n)
+        for (int64_t co = 0; co < cout; ++co)
+          for (int64_t p = 0; p < oh * ow; ++p) want[(n * cout + co) * oh * ow + p] = b[co];
+      for (int64_t n = 0; n < 2; ++n)
+        for (int64_t ci = 0; ci < cin; ++ci)
+          for (int64_t c = 0; c < cout_g; ++c)
+            for (int64_t i = 0; i < h; ++i)
+              for (int64_t j = 0; j < w; ++j)
+                for (int64_t ki = 0; ki < k; ++ki)
+                  for (int64_t kj = 0; kj < k; ++kj) {
+                    const int64_t o1 = i * stride - pad + ki * dil, o2 = j * stride - pad + kj * dil;
+                    if (o1 < 0 || o1 >= oh || o2 < 0 || o2 >= ow) continue;
+                    const int64_t co = ci / cin_g * cout_g + c;
+                    want[((n * cout + co) * oh + o1) * ow + o2] +=
+                        x[((n * cin + ci) * h + i) * w + j] * wt[((ci * cout_g + c) * k + ki) * k + kj];
+                  }
+      conv_transpose_forward<float>(s, x.data(), wt.data(), b.data(), got.data());
+      INFO("stride=" << stride << " groups=" << groups);
+      for (size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == Approx(want[i]).margin(1e-4));
+    }
 }
