@@ -1,6 +1,7 @@
 #include "js_tensor.h"
 
 #include <emscripten/em_js.h>
+#include <emscripten/emscripten.h>
 
 #include <cmath>
 #include <cstring>
@@ -8,10 +9,6 @@
 
 #include "js_util.h"
 #include "util/error.h"
-
-namespace pt2web::js {
-
-using emscripten::val;
 
 // The per-call path crosses into JavaScript once per tensor and direction
 // (each Embind val operation is one crossing, and reading a tensor took
@@ -24,15 +21,15 @@ using emscripten::val;
 // checked path must look at (unusual shape, too many dims).
 EM_JS(int, pt2web_probe_tensor, (emscripten::EM_VAL handle, char* dtype, int cap, double* sizes, int max_rank), {
   const v = Emval.toValue(handle);
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return -1;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return -1;
   const data = v.data;
-  if (typeof v.dtype !== 'string' || !ArrayBuffer.isView(data) || data instanceof DataView) return -1;
+  if (typeof v.dtype !== "string" || !ArrayBuffer.isView(data) || data instanceof DataView) return -1;
   const shape = v.shape;
   if (!Array.isArray(shape) || shape.length > max_rank || v.dtype.length >= cap) return -2;
   const out = new Float64Array(wasmMemory.buffer, sizes, shape.length);
   for (let d = 0; d < shape.length; d++) {
     const x = shape[d];
-    if (typeof x !== 'number' || !(x >= 0) || Math.floor(x) !== x || x > 9.0e15) return -2;
+    if (typeof x !== "number" || !(x >= 0) || Math.floor(x) !== x || x > 9.0e15) return -2;
     out[d] = x;
   }
   stringToUTF8(v.dtype, dtype, cap);
@@ -45,7 +42,7 @@ EM_JS(int, pt2web_probe_tensor, (emscripten::EM_VAL handle, char* dtype, int cap
 EM_JS(bool, pt2web_copy_tensor_data, (emscripten::EM_VAL handle, const char* constructor, double length, void* dst), {
   const data = Emval.toValue(handle).data;
   const name = data.constructor.name, want = UTF8ToString(constructor);
-  if (name !== want && !(name === 'Uint8ClampedArray' && want === 'Uint8Array')) return false;
+  if (name !== want && !(name === "Uint8ClampedArray" && want === "Uint8Array")) return false;
   if (data.length !== length) return false;
   if (data.byteLength > 0)
     new Uint8Array(wasmMemory.buffer, dst, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
@@ -61,6 +58,10 @@ EM_JS(emscripten::EM_VAL, pt2web_new_js_tensor,
   const shape = Array.from(new Float64Array(wasmMemory.buffer, sizes, rank));
   return Emval.toHandle({ dtype: UTF8ToString(dtype), shape: shape, data: data });
 });
+
+namespace pt2web::js {
+
+using emscripten::val;
 
 namespace {
 
@@ -122,7 +123,7 @@ bool try_tensor_from_js(const val& v, const std::string& path, Tensor& out) {
   constexpr int kMaxRank = 64;
   char dtype_name_buf[32];
   double sizes[kMaxRank];
-  const int rank = pt2web_probe_tensor(v.as_handle(), dtype_name_buf, sizeof dtype_name_buf, sizes, kMaxRank);
+  const int rank = ::pt2web_probe_tensor(v.as_handle(), dtype_name_buf, sizeof dtype_name_buf, sizes, kMaxRank);
   if (rank == -1) return false;
   DType dtype = DType::Float32;
   bool known = rank >= 0;

@@ -86,9 +86,13 @@ TEST_CASE("conv_forward runs small float32 convolutions through the direct kerne
 
 TEST_CASE("conv_transpose_forward runs small float32 ones through the direct kernel", "[kernels][small_conv]") {
   // y[co, o] = b[co] + sum over i, k with o = i*stride - pad + k*dilation of x[ci, i] * w[ci, co, k].
-  for (int64_t stride : {1, 2, 3})
-    for (int64_t groups : {1, 2}) {
-      const int64_t cin = 4, cout = 6, h = 5, w = 6, k = 3, pad = 1, dil = stride == 3 ? 2 : 1, out_pad = stride - 1;
+  struct Case {
+    int64_t stride, groups, k, cin, cout;
+  };
+  for (Case t : {Case{1, 1, 3, 4, 6}, Case{1, 2, 3, 4, 6}, Case{2, 1, 3, 4, 6}, Case{2, 2, 3, 4, 6},
+                 Case{3, 1, 3, 4, 6}, Case{3, 2, 3, 4, 6}, Case{2, 1, 4, 12, 6}}) {  // the last: vision_zoo's
+      const int64_t stride = t.stride, groups = t.groups, k = t.k, cin = t.cin, cout = t.cout;
+      const int64_t h = 5, w = 6, pad = 1, dil = stride == 3 ? 2 : 1, out_pad = stride == 3 ? 2 : 0;
       const int64_t oh = (h - 1) * stride - 2 * pad + dil * (k - 1) + 1 + out_pad;
       const int64_t ow = (w - 1) * stride - 2 * pad + dil * (k - 1) + 1 + out_pad;
       ConvShape s;
