@@ -24,62 +24,34 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // rest, and their weights are exactly zero after the softmax.
 int64_t visible_keys(const AttentionRowsArgs& a, int64_t i) { return a.causal ? std::min(a.S, i + 1) : a.S; }
 
-// scores[j] = sum_e qs[e] * kt[e * S + j] for j < keys, four lanes over keys.
-void score_row(const float* qs, const float* kt, int64_t S, int64_t E, int64_t keys, float* scores) {
-  int64_t j = 0;
-  for (; j + 16 <= keys; j += 16) {
-    Vec4 a0 = splat4(0.0f), a1 = a0, a2 = a0, a3 = a0;
-    for (int64_t e = 0; e < E; ++e) {
-      const Vec4 qe = splat4(qs + e);
-      const float* kr = kt + e * S + j;
-      a0 += qe * load4(kr);
-      a1 += qe * load4(kr + 4);
-      a2 += qe * load4(kr + 8);
-      a3 += qe * load4(kr + 12);
-    }
-    store4(scores + j, a0);
-    store4(scores + j + 4, a1);
-    store4(scores + j + 8, a2);
-    store4(scores + j + 12, a3);
-  }
-  for (; j + 4 <= keys; j += 4) {
-    Vec4 acc = splat4(0.0f);
-    for (int64_t e = 0; e < E; ++e) acc += splat4(qs + e) * load4(kt + e * S + j);
-    store4(scores + j, acc);
-  }
-  for (; j < keys; ++j) {
-    float acc = 0.0f;
-    for (int64_t e = 0; e < E; ++e) acc += qs[e] * kt[e * S + j];
-    scores[j] = acc;
-  }
-}
-
-// out[c] = sum_j w[j] * v[j * v_row + c] for c < Ev, four lanes over c.
-void weighted_values(const float* w, const float* v, int64_t v_row, int64_t keys, int64_t Ev, float* out) {
+// out[c] = sum_t coef[t] * rows[t * row_stride + c] for c < n, four lanes
+// over c: the scores (coef = the query row, rows = k transposed) and the
+// output (coef = the weights, rows = v).
+void combine_rows(const float* coef, int64_t terms, const float* rows, int64_t row_stride, int64_t n, float* out) {
   int64_t c = 0;
-  for (; c + 16 <= Ev; c += 16) {
+  for (; c + 16 <= n; c += 16) {
     Vec4 a0 = splat4(0.0f), a1 = a0, a2 = a0, a3 = a0;
-    for (int64_t j = 0; j < keys; ++j) {
-      const Vec4 wj = splat4(w + j);
-      const float* vr = v + j * v_row + c;
-      a0 += wj * load4(vr);
-      a1 += wj * load4(vr + 4);
-      a2 += wj * load4(vr + 8);
-      a3 += wj * load4(vr + 12);
+    for (int64_t t = 0; t < terms; ++t) {
+      const Vec4 k = splat4(coef + t);
+      const float* r = rows + t * row_stride + c;
+      a0 += k * load4(r);
+      a1 += k * load4(r + 4);
+      a2 += k * load4(r + 8);
+      a3 += k * load4(r + 12);
     }
     store4(out + c, a0);
     store4(out + c + 4, a1);
     store4(out + c + 8, a2);
     store4(out + c + 12, a3);
   }
-  for (; c + 4 <= Ev; c += 4) {
+  for (; c + 4 <= n; c += 4) {
     Vec4 acc = splat4(0.0f);
-    for (int64_t j = 0; j < keys; ++j) acc += splat4(w + j) * load4(v + j * v_row + c);
+    for (int64_t t = 0; t < terms; ++t) acc += splat4(coef + t) * load4(rows + t * row_stride + c);
     store4(out + c, acc);
   }
-  for (; c < Ev; ++c) {
+  for (; c < n; ++c) {
     float acc = 0.0f;
-    for (int64_t j = 0; j < keys; ++j) acc += w[j] * v[j * v_row + c];
+    for (int64_t t = 0; t < terms; ++t) acc += coef[t] * rows[t * row_stride + c];
     out[c] = acc;
   }
 }
@@ -115,7 +87,7 @@ void attention_rows_f32(const AttentionRowsArgs& a, float* scratch) {
     const float* qr = a.q + i * a.q_row;
     for (int64_t e = 0; e < E; ++e) qs[e] = qr[e] * a.q_factor;
     const int64_t keys = visible_keys(a, i);
-    score_row(qs, kt, S, E, keys, scores);
+    combine_rows(qs, E, kt, S, keys, scores);
     float* out = a.out + i * a.out_row;
     if (keys == 0 || mask_row_all_inf(a, i, keys, scores)) {
       std::fill(out, out + a.Ev, 0.0f);
@@ -124,7 +96,7 @@ void attention_rows_f32(const AttentionRowsArgs& a, float* scratch) {
     }
     const float lse = softmax_f32(scores, scores, keys);
     if (a.lse) a.lse[i] = lse;
-    weighted_values(scores, a.v, a.v_row, keys, a.Ev, out);
+    combine_rows(scores, keys, a.v, a.v_row, a.Ev, out);
   }
 }
 

@@ -11,9 +11,6 @@ namespace pt2web {
 
 namespace {
 
-using simd::load4;
-using simd::splat4;
-using simd::store4;
 using simd::Vec4;
 
 // Output planes up to this size, at most this many input channels (per
@@ -62,7 +59,7 @@ PaddedImage pad_image(const SmallConvShape& s, const float* x) {
 
 // Stores the first `count` (1..4) lanes of v at p.
 void store_lanes(float* p, Vec4 v, int64_t count) {
-  if (count == 4) return store4(p, v);
+  if (count == 4) return simd::store4(p, v);
   for (int64_t i = 0; i < count; ++i) p[i] = v[i];
 }
 
@@ -101,9 +98,9 @@ void accumulate_block(const SmallConvShape& s, const PaddedImage& img, const Tap
       const int64_t tap = ci * taps + i * kw;
       for (int64_t j = 0; j < kw; ++j) {
         const int64_t at = Unit ? j : taps_at.offset[j];
-        const Vec4 v0 = load4(x0 + at), v1 = load4(x1 + at);
-        const Vec4 w0 = splat4(wc[0] + tap + j), w1 = splat4(wc[1] + tap + j);
-        const Vec4 w2 = splat4(wc[2] + tap + j), w3 = splat4(wc[3] + tap + j);
+        const Vec4 v0 = simd::load4(x0 + at), v1 = simd::load4(x1 + at);
+        const Vec4 w0 = simd::splat4(wc[0] + tap + j), w1 = simd::splat4(wc[1] + tap + j);
+        const Vec4 w2 = simd::splat4(wc[2] + tap + j), w3 = simd::splat4(wc[3] + tap + j);
         a00 += w0 * v0, a01 += w0 * v1, a10 += w1 * v0, a11 += w1 * v1;
         a20 += w2 * v0, a21 += w2 * v1, a30 += w3 * v0, a31 += w3 * v1;
       }
@@ -128,7 +125,7 @@ void channel_block(const SmallConvShape& s, const PaddedImage& img, const TapCol
     const int64_t r0 = run / runs_per_row, c0 = run % runs_per_row * 4;
     const int64_t r1 = run1 / runs_per_row, c1 = run1 % runs_per_row * 4;
     Vec4 acc[4][2];
-    for (int64_t c = 0; c < 4; ++c) acc[c][0] = acc[c][1] = splat4(b ? b[co + std::min(c, nc - 1)] : 0.0f);
+    for (int64_t c = 0; c < 4; ++c) acc[c][0] = acc[c][1] = simd::splat4(b ? b[co + std::min(c, nc - 1)] : 0.0f);
     const bool unit = s.stride_w == 1 && s.dilation_w == 1;
     if (unit && s.kernel_w == 3) accumulate_block<3, true>(s, img, taps_at, channels, cin_g, wc, r0, c0, r1, c1, acc);
     else if (unit) accumulate_block<0, true>(s, img, taps_at, channels, cin_g, wc, r0, c0, r1, c1, acc);

@@ -8,17 +8,14 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/wave.h"
 #include "kernels/attention/attention_rows.h"
 
 using namespace pt2web;
 
 namespace {
 
-std::vector<float> wave(size_t n, float scale) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * scale + 0.3f);
-  return v;
-}
+std::vector<float> wave_03(size_t n, float scale) { return test::wave(n, scale, 0.3f); }
 
 struct Case {
   int64_t L, S, E, Ev;
@@ -29,10 +26,10 @@ struct Case {
 
 void check(const Case& t) {
   const int64_t pad = 3;  // extra floats per row: strided rows
-  std::vector<float> q = wave(static_cast<size_t>(t.L * (t.E + pad)), 0.71f);
-  std::vector<float> k = wave(static_cast<size_t>(t.S * (t.E + pad)), 1.13f);
-  std::vector<float> v = wave(static_cast<size_t>(t.S * (t.Ev + pad)), 0.53f);
-  std::vector<float> m = wave(static_cast<size_t>(t.L * t.S), 2.9f);
+  std::vector<float> q = wave_03(static_cast<size_t>(t.L * (t.E + pad)), 0.71f);
+  std::vector<float> k = wave_03(static_cast<size_t>(t.S * (t.E + pad)), 1.13f);
+  std::vector<float> v = wave_03(static_cast<size_t>(t.S * (t.Ev + pad)), 0.53f);
+  std::vector<float> m = wave_03(static_cast<size_t>(t.L * t.S), 2.9f);
   const float inf = std::numeric_limits<float>::infinity();
   if (t.mask == 3)
     for (int64_t i = 0; i < t.L; ++i)

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/wave.h"
 #include "kernels/conv/convolution.h"
 #include "kernels/conv/small_conv.h"
 
@@ -15,11 +16,7 @@ using namespace pt2web;
 
 namespace {
 
-std::vector<float> wave(size_t n, float scale) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * scale + 0.2f);
-  return v;
-}
+using test::wave;
 
 struct Geometry {
   int64_t cin, cout, h, w, kh, kw;
