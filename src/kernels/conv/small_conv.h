@@ -1,5 +1,5 @@
 // Direct 2-d convolution for few channels on small images (small_conv.cpp),
-// and transposed convolution through it. A zero-bordered copy of the image
+// and stride-1 transposed convolution through it. A zero-bordered copy of the image
 // replaces im2col and GEMM packing, whose fixed costs dominate at these
 // sizes; each step accumulates four output channels times two runs of four
 // adjacent outputs in registers over every input channel and tap. The copy
@@ -36,9 +36,9 @@ bool small_conv_applies(const SmallConvShape& s);
 void small_conv2d_f32(const SmallConvShape& s, const float* x, const float* w, const float* b, float* y);
 
 // conv_forward's and conv_transpose_forward's entries: run a float32 2-d
-// convolution (transposed: as a direct convolution of the input spread
-// `stride` apart with the flipped kernel) through the direct kernel, image
-// by image (split across threads), when its geometry fits; false otherwise.
+// convolution (transposed, stride 1 only: as a direct convolution with the
+// flipped kernel) through the direct kernel, image by image (split across
+// threads), when its geometry fits; false otherwise.
 bool try_small_conv2d(const ConvShape& s, const float* x, const float* w, const float* b, float* y);
 bool try_small_conv_transpose2d(const ConvShape& s, const float* x, const float* w, const float* b, float* y);
 
