@@ -1,11 +1,63 @@
 #include "js_tensor.h"
 
+#include <emscripten/em_js.h>
+#include <emscripten/emscripten.h>
+
 #include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "js_util.h"
 #include "util/error.h"
+
+// The per-call path crosses into JavaScript once per tensor and direction
+// (each Embind val operation is one crossing, and reading a tensor took
+// about twenty). Anything unusual falls back to the checked path below,
+// which raises the precise error.
+
+// Reads a tensor-like {dtype, shape, data}: writes its dtype name (NUL
+// terminated, at most `cap` bytes) and sizes, returns the rank. -1: not a
+// tensor (no string dtype or no typed-array data); -2: a tensor the
+// checked path must look at (unusual shape, too many dims).
+EM_JS(int, pt2web_probe_tensor, (emscripten::EM_VAL handle, char* dtype, int cap, double* sizes, int max_rank), {
+  const v = Emval.toValue(handle);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return -1;
+  const data = v.data;
+  if (typeof v.dtype !== "string" || !ArrayBuffer.isView(data) || data instanceof DataView) return -1;
+  const shape = v.shape;
+  if (!Array.isArray(shape) || shape.length > max_rank || v.dtype.length >= cap) return -2;
+  const out = new Float64Array(wasmMemory.buffer, sizes, shape.length);
+  for (let d = 0; d < shape.length; d++) {
+    const x = shape[d];
+    if (typeof x !== "number" || !(x >= 0) || Math.floor(x) !== x || x > 9.0e15) return -2;
+    out[d] = x;
+  }
+  stringToUTF8(v.dtype, dtype, cap);
+  return shape.length;
+});
+
+// Copies the data of tensor-like `handle` (typed array `constructor`, with
+// `length` elements) into wasm memory at dst; false when it is another
+// array type or length (the checked path then says which).
+EM_JS(bool, pt2web_copy_tensor_data, (emscripten::EM_VAL handle, const char* constructor, double length, void* dst), {
+  const data = Emval.toValue(handle).data;
+  const name = data.constructor.name, want = UTF8ToString(constructor);
+  if (name !== want && !(name === "Uint8ClampedArray" && want === "Uint8Array")) return false;
+  if (data.length !== length) return false;
+  if (data.byteLength > 0)
+    new Uint8Array(wasmMemory.buffer, dst, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  return true;
+});
+
+// A new JS object {dtype, shape, data} holding a copy of `nbytes` bytes at
+// src in a fresh typed array of class `constructor`.
+EM_JS(emscripten::EM_VAL, pt2web_new_js_tensor,
+      (const char* dtype, const char* constructor, const void* src, double nbytes, const double* sizes, int rank), {
+  const bytes = new Uint8Array(wasmMemory.buffer, src, nbytes).slice();
+  const data = new globalThis[UTF8ToString(constructor)](bytes.buffer);
+  const shape = Array.from(new Float64Array(wasmMemory.buffer, sizes, rank));
+  return Emval.toHandle({ dtype: UTF8ToString(dtype), shape: shape, data: data });
+});
 
 namespace pt2web::js {
 
@@ -67,6 +119,37 @@ bool is_js_tensor(const val& v) {
   return v["dtype"].isString() && is_typed_array(v["data"]);
 }
 
+bool try_tensor_from_js(const val& v, const std::string& path, Tensor& out) {
+  constexpr int kMaxRank = 64;
+  char dtype_name_buf[32];
+  double sizes[kMaxRank];
+  const int rank = ::pt2web_probe_tensor(v.as_handle(), dtype_name_buf, sizeof dtype_name_buf, sizes, kMaxRank);
+  if (rank == -1) return false;
+  DType dtype = DType::Float32;
+  bool known = rank >= 0;
+  if (known) {
+    try {
+      dtype = dtype_from_name(dtype_name_buf);
+    } catch (const Error&) {
+      known = false;
+    }
+  }
+  if (!known) {
+    out = tensor_from_js(v, path);
+    return true;
+  }
+  Shape shape(sizes, sizes + rank);
+  const ArrayType type = array_type(dtype);
+  Tensor tensor = Tensor::empty(dtype, shape);
+  if (!pt2web_copy_tensor_data(v.as_handle(), type.constructor, static_cast<double>(tensor.numel() * type.lanes),
+                               tensor.raw_data())) {
+    out = tensor_from_js(v, path);
+    return true;
+  }
+  out = tensor;
+  return true;
+}
+
 Tensor tensor_from_js(const val& v, const std::string& path) {
   DType dtype;
   try {
@@ -93,45 +176,14 @@ Tensor tensor_from_js(const val& v, const std::string& path) {
   return tensor;
 }
 
-// A fresh typed array holding a copy of `dense`'s elements: slice() of a
-// typed view on the wasm heap (one call into JavaScript) for the element
-// types Embind can view; undefined for the others.
-val sliced_copy(const Tensor& dense) {
-  const size_t n = static_cast<size_t>(dense.numel());
-  auto copy_of = [](auto view) { return val(view).call<val>("slice"); };
-  switch (dense.dtype()) {
-    case DType::Float32: return copy_of(emscripten::typed_memory_view(n, dense.data<float>()));
-    case DType::Float64: return copy_of(emscripten::typed_memory_view(n, dense.data<double>()));
-    case DType::Int32: return copy_of(emscripten::typed_memory_view(n, dense.data<int32_t>()));
-    case DType::Int16: return copy_of(emscripten::typed_memory_view(n, dense.data<int16_t>()));
-    case DType::Int8: return copy_of(emscripten::typed_memory_view(n, dense.data<int8_t>()));
-    case DType::UInt32: return copy_of(emscripten::typed_memory_view(n, dense.data<uint32_t>()));
-    case DType::UInt8:
-    case DType::Bool: return copy_of(emscripten::typed_memory_view(n, static_cast<const uint8_t*>(dense.raw_data())));
-    case DType::UInt16:
-    case DType::Float16:
-    case DType::BFloat16:
-      return copy_of(emscripten::typed_memory_view(n, static_cast<const uint16_t*>(dense.raw_data())));
-    default: return val::undefined();
-  }
-}
-
 val tensor_to_js(const Tensor& tensor) {
   if (!tensor.defined()) return val::null();
   Tensor dense = tensor.contiguous();
-  ArrayType type = array_type(dense.dtype());
-  val data = dense.numel() > 0 ? sliced_copy(dense) : val::undefined();
-  if (data.isUndefined()) {
-    data = val::global(type.constructor).new_(static_cast<double>(dense.numel() * type.lanes));
-    copy_tensor_into(dense, data);
-  }
-  val shape = val::array();
-  for (size_t d = 0; d < dense.sizes().size(); ++d) shape.set(d, static_cast<double>(dense.sizes()[d]));
-  val out = val::object();
-  out.set("dtype", std::string(dtype_name(dense.dtype())));
-  out.set("shape", shape);
-  out.set("data", data);
-  return out;
+  const ArrayType type = array_type(dense.dtype());
+  std::vector<double> sizes(dense.sizes().begin(), dense.sizes().end());
+  return val::take_ownership(pt2web_new_js_tensor(dtype_name(dense.dtype()), type.constructor, dense.raw_data(),
+                                                  static_cast<double>(dense.nbytes()), sizes.data(),
+                                                  static_cast<int>(sizes.size())));
 }
 
 void copy_tensor_into(const Tensor& tensor, const val& typed_array) {

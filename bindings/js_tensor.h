@@ -25,6 +25,11 @@ namespace pt2web::js {
 // True when v looks like a tensor: an object with a string dtype and a typed-array data.
 bool is_js_tensor(const emscripten::val& v);
 
+// When v looks like a tensor (is_js_tensor), copies it into `out` and
+// returns true (throwing as tensor_from_js does when it is malformed);
+// false otherwise. Crosses into JavaScript twice for a well-formed tensor.
+bool try_tensor_from_js(const emscripten::val& v, const std::string& path, Tensor& out);
+
 // Copies a JS tensor into a new contiguous wasm tensor.
 Tensor tensor_from_js(const emscripten::val& v, const std::string& path);
 

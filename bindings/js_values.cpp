@@ -112,6 +112,11 @@ PyValue InputConverter::kwargs(const val& js_kwargs) {
 }
 
 PyValue InputConverter::convert(const val& v, const TreeSpec* spec, const std::string& path) {
+  Tensor tensor;
+  if (try_tensor_from_js(v, path, tensor)) {
+    sources_.push_back({tensor, v["data"]});
+    return PyValue::from_tensor(tensor);
+  }
   const std::string type = type_of(v);
   if (v.isNull() || v.isUndefined()) return PyValue::none();
   if (type == "boolean") return PyValue::from_bool(v.as<bool>());
@@ -124,11 +129,6 @@ PyValue InputConverter::convert(const val& v, const TreeSpec* spec, const std::s
   if (v.isArray()) {
     bool list = spec && spec->type == "builtins.list";
     return sequence(v, list ? PyValue::Kind::List : PyValue::Kind::Tuple, spec, path);
-  }
-  if (is_js_tensor(v)) {
-    Tensor tensor = tensor_from_js(v, path);
-    sources_.push_back({tensor, v["data"]});
-    return PyValue::from_tensor(tensor);
   }
   if (val::global("ArrayBuffer").call<bool>("isView", v))
     fail(ErrorCode::BadInput, "input at ", path,

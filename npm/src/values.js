@@ -91,6 +91,11 @@ function toNativeValue(value) {
   return out;
 }
 
+function hasOwnKeys(object) {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
+}
+
 /**
  * run()'s (args, kwargs) as the bindings read them: Maps as dicts,
  * onnxruntime-web Tensors as tensors; everything else as given (the
@@ -100,6 +105,12 @@ export function nativeCall(args, kwargs) {
   const named = kwargs instanceof Map ? Object.fromEntries(kwargs) : kwargs;
   return {
     args: Array.isArray(args) ? args.map(toNativeValue) : args,
-    kwargs: named !== null && typeof named === 'object' && isPlainObject(named) ? toNativeValue(named) : named,
+    // No keywords travel as null: the bindings then skip reading an empty object.
+    kwargs:
+      named !== null && typeof named === 'object' && isPlainObject(named)
+        ? hasOwnKeys(named)
+          ? toNativeValue(named)
+          : null
+        : named,
   };
 }

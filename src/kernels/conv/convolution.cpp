@@ -11,6 +11,7 @@
 #include "kernels/conv/conv_columns.h"
 #include "kernels/conv/depthwise_conv.h"
 #include "kernels/conv/im2col.h"
+#include "kernels/conv/small_conv.h"
 #include "kernels/gemm/gemm.h"
 
 namespace pt2web {
@@ -261,6 +262,7 @@ void conv_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) 
   const int64_t in_plane = volume(s.input), out_plane = volume(s.output), K = volume(s.kernel);
   const int64_t cin_g = s.in_channels / s.groups, cout_g = s.out_channels / s.groups;
   if (try_depthwise(s, x, w, b, y)) return;
+  if constexpr (std::is_same<T, float>::value) if (try_small_conv2d(s, x, w, b, y)) return;
   if (try_implicit_gemm(s, x, w, b, y)) return;
   if (s.groups == 1 && s.batch > 1 && out_plane < kBatchedPlaneLimit) return conv_forward_batched(s, x, w, b, y);
   // A 1x1 kernel with unit stride and no padding needs no im2col: the input is the column matrix.
@@ -283,6 +285,7 @@ void conv_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) 
 
 template <typename T>
 void conv_transpose_forward(const ConvShape& s, const T* x, const T* w, const T* b, T* y) {
+  if constexpr (std::is_same<T, float>::value) if (try_small_conv_transpose2d(s, x, w, b, y)) return;
   const int64_t in_plane = volume(s.input), out_plane = volume(s.output), K = volume(s.kernel);
   const int64_t cin_g = s.in_channels / s.groups, cout_g = s.out_channels / s.groups;
   // Per group, the weight [cin_g, cout_g*K] transposed to [cout_g*K, cin_g].

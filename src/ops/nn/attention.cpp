@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
+#include "kernels/attention/attention_rows.h"
 #include "kernels/math/array_math.h"
 #include "kernels/parallel/thread_pool.h"
 #include "kernels/gemm/typed_gemm.h"
@@ -309,8 +311,91 @@ bool takes_flash_path(const AttentionRequest& req) {
   return true;
 }
 
+// ---- small float32 heads: the direct row kernel (kernels/attention) ---------
+
+// Up to this many multiply-adds per head and product (L*S*E), or for at most
+// kRowKernelMaxRows query rows, one row at a time beats packing two GEMMs.
+constexpr int64_t kRowKernelMaxWork = 64 * 64 * 64;
+constexpr int64_t kRowKernelMaxRows = 8;
+
+// Element offsets of the batch entries (all dims but the last two) of t, in
+// row-major order.
+std::vector<int64_t> batch_offsets(const Tensor& t) {
+  std::vector<int64_t> offsets{0};
+  for (int64_t d = 0; d + 2 < t.dim(); ++d) {
+    std::vector<int64_t> next;
+    next.reserve(offsets.size() * static_cast<size_t>(t.size(d)));
+    for (int64_t base : offsets)
+      for (int64_t i = 0; i < t.size(d); ++i) next.push_back(base + i * t.strides()[d]);
+    offsets.swap(next);
+  }
+  return offsets;
+}
+
+// float32 q, k, v with one batch shape, contiguous rows in q and v, no empty
+// dims, and a head small enough for the row kernel.
+bool fits_row_kernel(const AttentionRequest& req) {
+  const Tensor &q = req.query, &k = req.key, &v = req.value;
+  if (q.dtype() != DType::Float32) return false;
+  if (batch_dims(q) != batch_dims(k) || batch_dims(q) != batch_dims(v)) return false;
+  if (q.strides().back() != 1 || v.strides().back() != 1) return false;
+  if (q.numel() == 0 || k.numel() == 0 || v.numel() == 0) return false;
+  const int64_t L = q.size(-2), S = k.size(-2), E = q.size(-1);
+  return L <= kRowKernelMaxRows || L * S * E <= kRowKernelMaxWork;
+}
+
+// The attention output through attention_rows_f32, written straight into a
+// tensor laid out like the query when `like_query` and the query is dense
+// (what with_layout_of would copy it into), else contiguous.
+Tensor attend_rows(const AttentionRequest& req, bool like_query, const char* op) {
+  const Tensor &q = req.query, &k = req.key, &v = req.value;
+  const int64_t L = q.size(-2), E = q.size(-1), S = k.size(-2), Ev = v.size(-1);
+  const Shape out_shape = with_matrix(batch_dims(q), L, Ev);
+  Tensor out = like_query && Ev == E && non_overlapping_and_dense(q)
+                   ? Tensor::empty(DType::Float32, {q.numel()}).as_strided(q.sizes(), q.strides(), 0)
+                   : Tensor::empty(DType::Float32, out_shape);
+  Tensor mask;
+  if (req.mask.defined()) mask = additive_mask<float>(req.mask, with_matrix(batch_dims(q), L, S), DType::Float32, op);
+  const std::vector<int64_t> qo = batch_offsets(q), ko = batch_offsets(k), vo = batch_offsets(v),
+                             oo = batch_offsets(out), mo = mask.defined() ? batch_offsets(mask) : std::vector<int64_t>();
+  AttentionRowsArgs base;
+  base.q_row = q.strides()[q.dim() - 2];
+  base.k_row = k.strides()[k.dim() - 2];
+  base.v_row = v.strides()[v.dim() - 2];
+  base.out_row = out.strides()[out.dim() - 2];
+  if (mask.defined()) {
+    base.mask_row = mask.strides()[mask.dim() - 2];
+    base.mask_col = mask.strides()[mask.dim() - 1];
+  }
+  base.L = L;
+  base.S = S;
+  base.E = E;
+  base.Ev = Ev;
+  const double root = std::sqrt(std::fabs(req.scale));
+  base.q_factor = static_cast<float>(req.scale < 0 ? -root : root);
+  base.k_factor = static_cast<float>(root);
+  base.causal = req.is_causal;
+  const size_t scratch = static_cast<size_t>(attention_rows_scratch(S, E, Ev));
+  parallel::for_each_index(static_cast<int64_t>(qo.size()), L * S * (E + Ev), [&](int64_t b) {
+    thread_local std::vector<float> buffer;
+    if (buffer.size() < scratch) buffer.resize(scratch);
+    AttentionRowsArgs a = base;
+    a.q = q.data<float>() + qo[b];
+    a.k = k.data<float>() + ko[b];
+    a.v = v.data<float>() + vo[b];
+    a.out = out.data<float>() + oo[b];
+    if (mask.defined()) a.mask = mask.data<float>() + mo[b];
+    attention_rows_f32(a, buffer.data());
+  });
+  return out;
+}
+
 void sdpa_op(OpCall& c) {
   AttentionRequest req = math_request(c, 6, 7);
+  if (fits_row_kernel(req)) {
+    c.push(attend_rows(req, takes_flash_path(req), c.where().c_str()));
+    return;
+  }
   Tensor out = attend(req, c.where().c_str()).output;
   c.push(takes_flash_path(req) ? with_layout_of(out, req.query) : out);
 }

@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "kernels/norm/layer_norm_rows.h"
 #include "ops/elementwise.h"
 #include "ops/norm/norm.h"
 #include "ops/norm/normalization.h"
@@ -71,12 +72,42 @@ struct LayerNormResult {
   Tensor out, mean, rstd;
 };
 
+// Shape of mean/rstd: the leading dims, then size 1 in each normalized dim.
+Shape stat_shape_of(const Tensor& input, size_t normalized_dims) {
+  Shape shape(input.sizes().begin(), input.sizes().end() - static_cast<int64_t>(normalized_dims));
+  shape.resize(input.sizes().size(), 1);
+  return shape;
+}
+
+bool float32_or_absent(const Tensor& t) { return !t.defined() || t.dtype() == DType::Float32; }
+
+// float32 input and parameters: the vectorized row kernel, in float32 as
+// ATen's CPU kernel computes it. with_stats: also fill mean and rstd.
+LayerNormResult layer_norm_f32(const Tensor& x, int64_t M, int64_t N, size_t normalized_dims, const Tensor& weight,
+                               const Tensor& bias, double eps, bool with_stats) {
+  LayerNormResult r;
+  r.out = Tensor::empty(DType::Float32, x.sizes());
+  if (with_stats) {
+    const Shape stat_shape = stat_shape_of(x, normalized_dims);
+    r.mean = Tensor::empty(DType::Float32, stat_shape);
+    r.rstd = Tensor::empty(DType::Float32, stat_shape);
+  }
+  const Tensor w = weight.defined() ? weight.contiguous() : Tensor();
+  const Tensor b = bias.defined() ? bias.contiguous() : Tensor();
+  layer_norm_rows_f32(x.data<float>(), r.out.data<float>(), M, N, w.defined() ? w.data<float>() : nullptr,
+                      b.defined() ? b.data<float>() : nullptr, static_cast<float>(eps),
+                      with_stats ? r.mean.data<float>() : nullptr, with_stats ? r.rstd.data<float>() : nullptr);
+  return r;
+}
+
 LayerNormResult layer_norm_impl(const OpCall& c, const Tensor& input, const std::vector<int64_t>& normalized_shape,
-                                const Tensor& weight, const Tensor& bias, double eps) {
+                                const Tensor& weight, const Tensor& bias, double eps, bool with_stats) {
   require_floating_input(c, input);
   const int64_t M = check_trailing_shape(c, input, normalized_shape, weight, bias);
   const int64_t N = shape_numel(normalized_shape);
   Tensor x = input.contiguous();
+  if (x.dtype() == DType::Float32 && float32_or_absent(weight) && float32_or_absent(bias) && M > 0 && N > 0)
+    return layer_norm_f32(x, M, N, normalized_shape.size(), weight, bias, eps, with_stats);
   GroupMoments m = grouped_moments(x, N, M, [](int64_t row) { return row; });
   std::vector<double> rstd(M);
   for (int64_t r = 0; r < M; ++r) rstd[r] = layer_rstd(m.var[r], eps);
@@ -88,9 +119,7 @@ LayerNormResult layer_norm_impl(const OpCall& c, const Tensor& input, const std:
     using T = typename decltype(tag)::type;
     layer_norm_rows<T>(x.data<T>(), r.out.data<T>(), M, N, m.mean, rstd, w, b);
   });
-  // mean/rstd keep the leading dims and have size 1 in each normalized dim.
-  Shape stat_shape(input.sizes().begin(), input.sizes().end() - normalized_shape.size());
-  stat_shape.resize(input.sizes().size(), 1);
+  const Shape stat_shape = stat_shape_of(input, normalized_shape.size());
   const DType sd = stats_dtype(input, {weight, bias});
   r.mean = tensor_from_doubles(m.mean, stat_shape, sd);
   r.rstd = tensor_from_doubles(rstd, stat_shape, sd);
@@ -99,14 +128,15 @@ LayerNormResult layer_norm_impl(const OpCall& c, const Tensor& input, const std:
 
 // layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True)
 void layer_norm_op(OpCall& c) {
-  c.push(layer_norm_impl(c, c.tensor(0), c.int_list(1), c.optional_tensor(2), c.optional_tensor(3), c.double_arg(4))
+  c.push(layer_norm_impl(c, c.tensor(0), c.int_list(1), c.optional_tensor(2), c.optional_tensor(3), c.double_arg(4),
+                         false)
              .out);
 }
 
 // native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd)
 void native_layer_norm_op(OpCall& c) {
   LayerNormResult r =
-      layer_norm_impl(c, c.tensor(0), c.int_list(1), c.optional_tensor(2), c.optional_tensor(3), c.double_arg(4));
+      layer_norm_impl(c, c.tensor(0), c.int_list(1), c.optional_tensor(2), c.optional_tensor(3), c.double_arg(4), true);
   c.push(r.out);
   c.push(r.mean);
   c.push(r.rstd);
