@@ -112,6 +112,13 @@ void pack_run(const ConvColumnsF32& m, const Run& r, const std::vector<Tap>& tap
   // The run's first input position in the image's first channel (may lie
   // in the padding: only offsets that land inside are dereferenced).
   const int64_t base = r.image * m.image_stride + ih0 * s.in_w + iw0;
+  if (s.stride_w == 1 && r.length == kTileCols && ih0 >= 0 && ih0 + (s.kernel_h - 1) * s.dilation_h < s.in_h &&
+      iw0 >= 0 && iw_last + (s.kernel_w - 1) * s.dilation_w < s.in_w) {
+    // Every tap inside the image (away from the borders): one copy per tap.
+    const float* from = m.images + base;
+    for (int64_t k = 0; k < kc; ++k, out += kTileCols) copy_run(from + taps[static_cast<size_t>(k)].offset, kTileCols, out);
+    return;
+  }
   for (int64_t k = 0; k < kc; ++k, out += kTileCols) {
     const Tap& tap = taps[static_cast<size_t>(k)];
     const int64_t ih = ih0 + tap.dh;
