@@ -2,10 +2,11 @@
 // cut into runs that stay on one output row of one image (a run never
 // crosses a panel), then each run is written down its panel, one row per
 // matrix row (channel, kh, kw) of the block: a copy from the input row,
-// zeros where the tap falls into the padding. Run by run rather than matrix
-// row by matrix row, the panels are written in order (the other order wrote
-// eight panels 16 KiB apart at once, and packing took a third of a 3x3
-// convolution's time; docs/DECISIONS.md).
+// zeros where the tap falls into the padding. A run away from the image's
+// borders is one 16-float copy per matrix row, found by a per-row offset;
+// at a border, unit-stride runs are zeros, one copy, zeros; other strides
+// go element by element. (Packing cost about a sixth of a 3x3 64->64
+// convolution on 56x56 before these copy paths; docs/DECISIONS.md.)
 #include "kernels/conv/conv_columns.h"
 
 #include <algorithm>
