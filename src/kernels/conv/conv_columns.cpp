@@ -5,7 +5,7 @@
 // zeros where the tap falls into the padding. A run away from the image's
 // borders is one 16-float copy per matrix row, found by a per-row offset;
 // at a border, unit-stride runs are zeros, one copy, zeros; other strides
-// go element by element. (Packing cost about a sixth of a 3x3 64->64
+// go element by element. (Packing cost about a fifth of a 3x3 64->64
 // convolution on 56x56 before these copy paths; docs/DECISIONS.md.)
 #include "kernels/conv/conv_columns.h"
 
