@@ -6,7 +6,8 @@
 //
 // Two kernels, chosen by B's layout:
 //   - B's rows contiguous ([K, N] row-major): B streams past in row order,
-//     two or four rows at a time, onto the rows of C held in L1 (walking a
+//     two or four rows at a time (one row of A: four rows of B, eight
+//     columns a step), onto the rows of C held in L1 (walking a
 //     strip of columns down K would touch a new page per row of B, which
 //     the hardware does not prefetch);
 //   - B's columns contiguous (a linear layer's weight [N, K] read as W^T):

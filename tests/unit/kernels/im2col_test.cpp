@@ -95,6 +95,10 @@ TEST_CASE("the implicit column matrix multiplies like the gathered one", "[kerne
   check_implicit_product(4, 1, make_shape(2, 3, 3, 5, 1, 2, 1));     // kernel wider than the image
   check_implicit_product(33, 1, make_shape(30, 9, 21, 3, 1, 1, 1));  // rows past one K block (270)
   check_implicit_product(2, 2, make_shape(1, 70, 70, 3, 1, 1, 1));   // columns past one N block (9800)
+  // Whole 16-column runs away from the borders (one copy per tap), also
+  // with dilation, and wide rows at stride 2 (element by element).
+  check_implicit_product(3, 2, make_shape(2, 12, 40, 3, 1, 2, 2));
+  check_implicit_product(3, 1, make_shape(2, 9, 41, 3, 2, 1, 1));
 }
 
 TEST_CASE("2-d im2col matches a naive gather", "[kernels][conv]") {
