@@ -14,6 +14,10 @@
 //                                                    runs after two warm-ups) and prints the memory one run
 //                                                    needs: the planned arena and the state the program reads;
 //                                                    --profile adds one timed run's time per operator
+//   pt2web_native loadtime DIR [--core] [--repeat N]
+//                                                    where loading the fixture folder's program and its first two
+//                                                    runs (first case) spend their time, by stage
+//                                                    (util/stage_times.h), median of N fresh loads (default 5)
 //   pt2web_native ops [--core FILE [--supported | --extra]]
 //                                                    the operators pt2web registers, one a line; with --core
 //                                                    (docs/core_aten_ops.txt) "N of M Core ATen overloads
@@ -46,6 +50,7 @@
 #include "runtime/fold_constants.h"
 #include "runtime/loaded_program.h"
 #include "util/error.h"
+#include "util/stage_times.h"
 
 using namespace pt2web;
 
@@ -74,7 +79,7 @@ std::string model_option(int argc, char** argv) {
 int usage() {
   std::cerr << "usage: pt2web_native check DIR [--core] [--threads N] | info MODEL.pt2 [--model NAME] | print MODEL.pt2 [--model NAME] |\n"
                "       decompose IN.pt2 OUT.pt2 [--preserve op,...] | save IN.pt2 OUT.pt2 | fold IN.pt2 OUT.pt2 |\n"
-               "       bench DIR [--core] [--runs N] [--profile] |\n"
+               "       bench DIR [--core] [--runs N] [--profile] | loadtime DIR [--core] [--repeat N] |\n"
                "       conform [--dialect training|core|both] [--list FILE] PATH... |\n"
                "       ops [--core FILE [--supported | --extra]]\n";
   return 2;
@@ -160,6 +165,48 @@ int bench(const std::string& dir, bool core, int runs, bool profile) {
   if (profile)
     for (const OperatorTime& t : program.run_profiled(c.args, c.kwargs).profile)
       std::cout << "  " << t.ms << " ms  " << t.calls << "x  " << t.target << "\n";
+  return 0;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One fresh load and two runs: (stage, ms) in the order they ended.
+std::vector<std::pair<std::string, double>> timed_load(const std::string& model, const testing::Case& c) {
+  StageClock clock;
+  StageRecording recording(clock);
+  auto start = std::chrono::steady_clock::now();
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(model));
+  clock.add("read file", ms_since(start));
+  start = std::chrono::steady_clock::now();
+  LoadedProgram program(bytes, model);
+  clock.add("LOAD (total)", ms_since(start));
+  start = std::chrono::steady_clock::now();
+  program.run(c.args, c.kwargs);
+  clock.add("FIRST RUN (total)", ms_since(start));
+  start = std::chrono::steady_clock::now();
+  program.run(c.args, c.kwargs);
+  clock.add("SECOND RUN (total)", ms_since(start));
+  return clock.stages();
+}
+
+int loadtime(const std::string& dir, bool core, int repeat) {
+  const std::string model = dir + (core ? "/model.core.pt2" : "/model.pt2");
+  const testing::Case c = testing::read_cases(dir + (core ? "/cases.core.json" : "/cases.json")).at(0);
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<double>> times;
+  for (int i = 0; i < repeat; ++i)
+    for (const auto& [stage, ms] : timed_load(model, c)) {
+      if (!times.count(stage)) order.push_back(stage);
+      times[stage].push_back(ms);
+    }
+  std::cout << model << "  case " << c.name << ", median of " << repeat << " loads (ms; nested stages overlap)\n";
+  for (const auto& stage : order) {
+    std::vector<double>& t = times[stage];
+    std::sort(t.begin(), t.end());
+    std::cout << "  " << t[t.size() / 2] << "  " << stage << "\n";
+  }
   return 0;
 }
 
@@ -275,6 +322,17 @@ int main(int argc, char** argv) {
       });
     if (command == "conform") return conform(argc, argv);
     if (command == "ops") return ops(argc, argv);
+    if (command == "loadtime") {
+      bool core = false;
+      int repeat = 5;
+      for (int i = 3; i < argc; ++i) {
+        const std::string option = argv[i];
+        if (option == "--core") core = true;
+        else if (option == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
+        else return usage();
+      }
+      return loadtime(argv[2], core, repeat);
+    }
     if (command == "bench") {
       bool core = false;
       bool profile = false;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/error.h"
+#include "util/stage_times.h"
 
 namespace pt2web {
 
@@ -541,11 +542,13 @@ class Parser {
 ExportedProgram parse_program_json(const std::string& text) {
   json root;
   try {
+    StageTimer timer("json parse");
     root = json::parse(quote_non_finite_tokens(text));
   } catch (const json::exception& e) {
     fail(ErrorCode::BadFile, "program JSON is not valid JSON: ", e.what());
   }
   try {
+    StageTimer timer("program from json");
     return Parser().parse(root);
   } catch (const json::exception& e) {
     fail(ErrorCode::BadFile, "malformed program JSON: ", e.what());

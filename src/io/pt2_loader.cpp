@@ -11,6 +11,7 @@
 #include "tensor/alignment.h"
 #include "tensor/view_bounds.h"
 #include "util/error.h"
+#include "util/stage_times.h"
 
 namespace pt2web {
 
@@ -139,6 +140,7 @@ ExportedProgram load_legacy(const ZipArchive& archive, const std::string& label,
   check_schema_version(ep, label);
   for (const char* name : {"serialized_state_dict.pt", "serialized_state_dict.json"})
     if (archive.contains(name) && archive.find(name)->size > 0) {
+      StageTimer state_timer("read weights");
       take_tensors(load_nested(archive, name, StorageAlignment::KeepMisaligned, deferral),
                    std::string(label) + " state dict", &ep.state_dict, &ep.state_dict_order);
       settle_state(ep, deferral);
@@ -298,6 +300,7 @@ ExportedProgram load_archive(std::shared_ptr<const ByteSource> source, const std
     std::string kind = foreign_file_kind(head.data, head.size, size);
     if (!kind.empty()) fail(ErrorCode::BadFile, label, " is ", kind, ", not a torch.export program; ", foreign_format_advice());
   }
+  StageTimer timer("load_pt2 (all of read)");
   ZipArchive archive = ZipArchive::open(std::move(source), label);
   if (layout) {
     layout->entries.clear();

@@ -3,7 +3,10 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <tuple>
+#include <utility>
 
+#include "ops/schema_name.h"
 #include "util/error.h"
 
 namespace pt2web {
@@ -149,6 +152,25 @@ int OpSchema::argument_index(const std::string& arg) const {
   return -1;
 }
 
+namespace {
+
+// The name and overload before the argument list.
+std::pair<std::string, std::string> schema_name_parts(const std::string& text) {
+  size_t open = text.find('(');
+  PT2WEB_CHECK(open != std::string::npos, "malformed schema '", text, "'");
+  std::string full_name = trim(text.substr(0, open));
+  size_t dot = full_name.find('.');
+  if (dot == std::string::npos) return {full_name, "default"};
+  return {full_name.substr(0, dot), full_name.substr(dot + 1)};
+}
+
+}  // namespace
+
+std::string schema_qualified_name(const std::string& text) {
+  auto [name, overload] = schema_name_parts(text);
+  return name + "." + overload;
+}
+
 OpSchema parse_op_schema(const std::string& text) {
   OpSchema schema;
   schema.text = text;
@@ -156,10 +178,7 @@ OpSchema parse_op_schema(const std::string& text) {
   size_t arrow = text.rfind("->");
   PT2WEB_CHECK(open != std::string::npos && arrow != std::string::npos, "malformed schema '", text, "'");
   size_t close = text.rfind(')', arrow);
-  std::string full_name = trim(text.substr(0, open));
-  size_t dot = full_name.find('.');
-  schema.name = dot == std::string::npos ? full_name : full_name.substr(0, dot);
-  schema.overload = dot == std::string::npos ? "default" : full_name.substr(dot + 1);
+  std::tie(schema.name, schema.overload) = schema_name_parts(text);
   bool kwarg_only = false;
   for (const std::string& part : split_top_level(text.substr(open + 1, close - open - 1))) {
     if (part == "*") {

@@ -1,22 +1,38 @@
 #include "ops/registry.h"
 
+#include <mutex>
+
 #include "ops/families.h"
+#include "ops/schema_name.h"
 #include "util/error.h"
 
 namespace pt2web {
 
+// Schemas are parsed on first lookup, not when registered: a program uses
+// tens of the thousand operators, and building the table is part of the
+// first load in a process. Until then an entry holds only its schema's text
+// (schema.text, with an empty schema.name). Lookups may come from several
+// threads (two programs run at once), so parsing is serialized.
+namespace {
+std::mutex parsing;
+}  // namespace
+
 void OpTable::add(const std::string& schema_text, KernelFn kernel) {
   auto entry = std::make_unique<OpEntry>();
-  entry->schema = parse_op_schema(schema_text);
+  entry->schema.text = schema_text;
   entry->kernel = kernel;
-  std::string key = entry->schema.qualified_name();
+  std::string key = schema_qualified_name(schema_text);
   PT2WEB_CHECK(entries_.count(key) == 0, "operator ", key, " registered twice");
   entries_[key] = std::move(entry);
 }
 
 const OpEntry* OpTable::find(const std::string& qualified_name) const {
   auto it = entries_.find(qualified_name);
-  return it == entries_.end() ? nullptr : it->second.get();
+  if (it == entries_.end()) return nullptr;
+  OpEntry& entry = *it->second;
+  std::lock_guard<std::mutex> lock(parsing);
+  if (entry.schema.name.empty()) entry.schema = parse_op_schema(entry.schema.text);
+  return &entry;
 }
 
 std::vector<std::string> OpTable::names() const {

@@ -49,8 +49,9 @@ std::pair<Tensor, Tensor> folded(const Tensor& w, const std::optional<Tensor>& b
                                  const std::optional<Tensor>& beta, const Tensor& mean, const Tensor& var, double eps) {
   int64_t out_channels = w.size(0);
   int64_t per_channel = out_channels ? w.numel() / out_channels : 0;
-  Tensor fw = Tensor::empty(w.dtype(), w.sizes());
-  Tensor fb = Tensor::empty(w.dtype(), {out_channels});
+  // Every element is written below.
+  Tensor fw = Tensor::uninitialized(w.dtype(), w.sizes());
+  Tensor fb = Tensor::uninitialized(w.dtype(), {out_channels});
   const T* pw = w.data<T>();
   T* qw = fw.data<T>();
   T* qb = fb.data<T>();
@@ -86,13 +87,12 @@ bool is_inference_batch_norm(const Node& bn, const std::map<std::string, int>& r
 
 }  // namespace
 
-ExportedProgram fold_batch_norm(const ExportedProgram& program, const std::set<std::string>& changing) {
-  ExportedProgram out = program;
-  std::map<std::string, Tensor> state = state_by_placeholder(program);
+bool fold_batch_norm_in_place(ExportedProgram& out, const std::set<std::string>& changing) {
+  std::map<std::string, Tensor> state = state_by_placeholder(out);
   // State that may change between or during runs is not arithmetic on constants.
-  for (const auto& name : written_placeholders(program)) state.erase(name);
+  for (const auto& name : written_placeholders(out)) state.erase(name);
   for (const auto& name : changing) state.erase(name);
-  std::map<std::string, int> reads = read_counts(program.graph);
+  std::map<std::string, int> reads = read_counts(out.graph);
   std::map<std::string, size_t> producer;
   for (size_t i = 0; i < out.graph.nodes.size(); ++i)
     for (const auto& o : out.graph.nodes[i].outputs)
@@ -148,11 +148,17 @@ ExportedProgram fold_batch_norm(const ExportedProgram& program, const std::set<s
     conv.outputs[0].name = bn_out;
     removed.insert(i);
   }
-  if (removed.empty()) return program;
+  if (removed.empty()) return false;
   std::vector<Node> kept;
   for (size_t i = 0; i < out.graph.nodes.size(); ++i)
     if (!removed.count(i)) kept.push_back(std::move(out.graph.nodes[i]));
   out.graph.nodes = std::move(kept);
+  return true;
+}
+
+ExportedProgram fold_batch_norm(const ExportedProgram& program, const std::set<std::string>& changing) {
+  ExportedProgram out = program;
+  fold_batch_norm_in_place(out, changing);
   return out;
 }
 

@@ -12,7 +12,9 @@
 // state stays in the program (its signature is unchanged) but nothing reads
 // it any more. Float32 and float64 only; other batch norms are left alone.
 //
-// Ownership: returns a new program; the input is not modified.
+// Ownership: fold_batch_norm returns a new program and leaves its input
+// alone; fold_batch_norm_in_place rewrites its argument (the folded
+// constants are new tensors either way; the loaded state is never written).
 // Errors: none of its own (programs it cannot fold pass through unchanged).
 #pragma once
 
@@ -26,5 +28,7 @@ namespace pt2web {
 // `changing`: placeholders whose values may change without the program
 // writing them (the runtime's mutable buffers); they are never folded.
 ExportedProgram fold_batch_norm(const ExportedProgram& program, const std::set<std::string>& changing = {});
+// The same on `program` itself; returns whether it folded anything.
+bool fold_batch_norm_in_place(ExportedProgram& program, const std::set<std::string>& changing = {});
 
 }  // namespace pt2web

@@ -9,6 +9,7 @@
 #include "runtime/torch_layout.h"
 #include "tensor/allocator.h"
 #include "util/error.h"
+#include "util/stage_times.h"
 
 namespace pt2web {
 
@@ -239,6 +240,7 @@ Executor::Executor(const Graph& graph, std::set<std::string> fixed_inputs)
 const GraphPlan& Executor::plan_for(const Graph& graph) {
   auto it = plans_.find(&graph);
   if (it != plans_.end()) return *it->second;
+  StageTimer timer("plan graph (kernels, fusion)");
   auto plan = std::make_unique<GraphPlan>(graph, &graph == &root_ ? fixed_inputs_ : std::set<std::string>{});
   // Plans for subgraphs are built now too, so unsupported operators inside
   // branches are reported at load rather than on the first call that takes them.

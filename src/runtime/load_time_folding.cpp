@@ -2,6 +2,8 @@
 
 #include "passes/fold_batch_norm.h"
 #include "runtime/load_time_packing.h"
+#include "util/error.h"
+#include "util/stage_times.h"
 
 namespace pt2web {
 
@@ -28,12 +30,26 @@ std::set<std::string> written_placeholders_of(const ExportedProgram& loaded, con
   return names;
 }
 
-// The program to run: batch norms folded, then pointwise weights packed.
-ExportedProgram prepared(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
-                         const std::set<std::string>& written) {
+// The program to run: batch norms folded, then pointwise weights packed; or
+// nothing when neither changed anything (the loaded program runs as it is).
+std::optional<ExportedProgram> prepared(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
+                                        const std::set<std::string>& written) {
   const std::set<std::string> changing = written_placeholders_of(loaded, written);
-  ExportedProgram p = fold_batch_norm(with_buffers(loaded, buffers), changing);
-  pack_pointwise_weights(p, loaded.constants, changing);
+  std::optional<ExportedProgram> p;
+  {
+    StageTimer timer("prepare: copy program");
+    p = buffers.empty() ? loaded : with_buffers(loaded, buffers);
+  }
+  bool changed = false;
+  {
+    StageTimer timer("prepare: fold batch norms");
+    changed = fold_batch_norm_in_place(*p, changing);
+  }
+  {
+    StageTimer timer("prepare: pack weights");
+    changed = pack_pointwise_weights(*p, loaded.constants, changing) || changed;
+  }
+  if (!changed) p.reset();
   return p;
 }
 
@@ -48,8 +64,8 @@ bool adds_constants(const ExportedProgram& loaded, const ExportedProgram& p) {
 LoadTimeFolding fold_at_load(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
                              const std::set<std::string>& written) {
   LoadTimeFolding result;
-  result.program = prepared(loaded, buffers, written);
-  if (!adds_constants(loaded, result.program)) return result;
+  result.prepared = prepared(loaded, buffers, written);
+  if (!result.prepared || !adds_constants(loaded, *result.prepared)) return result;
   // Any buffer the program does not write may have been folded (a running
   // mean or variance) or packed; replacing one refolds them all (a rare,
   // explicit call).
@@ -61,11 +77,12 @@ LoadTimeFolding fold_at_load(const ExportedProgram& loaded, const std::map<std::
 void refresh_folds(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
                    const std::set<std::string>& written, LoadTimeFolding& folded) {
   if (folded.folded_buffers.empty()) return;
-  ExportedProgram fresh = prepared(loaded, buffers, written);
+  std::optional<ExportedProgram> fresh = prepared(loaded, buffers, written);
   // The same folds are found (the structure and the shapes are unchanged);
   // only the values of the constants they add differ.
-  for (const auto& [name, value] : fresh.constants)
-    if (!loaded.constants.count(name)) folded.program.constants[name] = value;
+  PT2WEB_CHECK(fresh && folded.prepared, "refolding found nothing to fold");
+  for (const auto& [name, value] : fresh->constants)
+    if (!loaded.constants.count(name)) folded.prepared->constants[name] = value;
 }
 
 }  // namespace pt2web

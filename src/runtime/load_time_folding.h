@@ -17,6 +17,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -25,8 +26,13 @@
 namespace pt2web {
 
 struct LoadTimeFolding {
-  ExportedProgram program;            // what the executor runs
+  // The loaded program with its folds and packed weights; empty when there
+  // was nothing to fold or pack (no copy is made then).
+  std::optional<ExportedProgram> prepared;
   std::set<std::string> folded_buffers;  // buffers whose replacement calls for refresh_folds
+
+  // What the executor runs: the prepared program, or else `loaded` itself.
+  const ExportedProgram& program(const ExportedProgram& loaded) const { return prepared ? *prepared : loaded; }
 };
 
 // `buffers`: each buffer's current value by target; `written`: the buffer

@@ -95,7 +95,7 @@ void drop_unread_constants(ExportedProgram& p, const std::map<std::string, PyVal
 
 }  // namespace
 
-void pack_pointwise_weights(ExportedProgram& program, const std::map<std::string, PyValue>& original_constants,
+bool pack_pointwise_weights(ExportedProgram& program, const std::map<std::string, PyValue>& original_constants,
                             const std::set<std::string>& changing) {
   std::map<std::string, Tensor> state = state_by_placeholder(program);
   for (const auto& name : written_placeholders(program)) state.erase(name);
@@ -154,6 +154,7 @@ void pack_pointwise_weights(ExportedProgram& program, const std::map<std::string
     }
   }
   if (packed_any) drop_unread_constants(program, original_constants);
+  return packed_any;
 }
 
 }  // namespace pt2web

@@ -24,8 +24,9 @@
 
 namespace pt2web {
 
-// `changing`: placeholders whose values may change (never packed).
-void pack_pointwise_weights(ExportedProgram& program, const std::map<std::string, PyValue>& original_constants,
+// `changing`: placeholders whose values may change (never packed). Returns
+// whether it packed any weight.
+bool pack_pointwise_weights(ExportedProgram& program, const std::map<std::string, PyValue>& original_constants,
                             const std::set<std::string>& changing);
 
 }  // namespace pt2web

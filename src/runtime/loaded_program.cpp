@@ -7,6 +7,7 @@
 #include "runtime/input_mutation.h"
 #include "runtime/random_inputs.h"
 #include "util/error.h"
+#include "util/stage_times.h"
 
 namespace pt2web {
 
@@ -19,6 +20,7 @@ std::shared_ptr<const ByteSource> source_of(Bytes bytes) {
 ExportedProgram load_verified(std::shared_ptr<const ByteSource> source, const std::string& label,
                               ArchiveLayout* layout, const std::string& model, UnreadState* unread = nullptr) {
   ExportedProgram program = load_pt2(std::move(source), label, layout, unread, model);
+  StageTimer timer("verify");
   verify_program(program);
   return program;
 }
@@ -44,6 +46,7 @@ LoadedProgram::LoadedProgram(std::shared_ptr<const ByteSource> source, const std
                              const std::string& model) {
   ExportedProgram program = load_verified(std::move(source), label, &layout_, model, &unread_);
   mutates_inputs_ = pt2web::may_mutate_inputs(program);
+  StageTimer timer("session (all of prepare)");
   session_ = std::make_unique<Session>(std::move(program));
 }
 

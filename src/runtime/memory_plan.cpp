@@ -101,7 +101,9 @@ std::shared_ptr<uint8_t> allocate_arena(size_t bytes) {
   size_t size = std::max<size_t>(bytes, kAlignment);
   auto* data = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment));
   if (data == nullptr) fail(ErrorCode::Internal, "out of memory allocating a ", bytes, "-byte activation arena");
-  std::memset(data, 0, size);
+  // Not zero-filled: PlannedAllocator zeroes what asks to be zeroed, and
+  // filling the whole arena would touch (and, in a fresh wasm memory, fault
+  // in) every page during the first run, which does not use it.
   return std::shared_ptr<uint8_t>(data, [](uint8_t* p) { std::free(p); });
 }
 

@@ -69,7 +69,7 @@ class PlannedAllocator : public StorageAllocator {
   bool diverged_ = false;
 };
 
-// A 64-byte aligned, zero-filled arena of `bytes` bytes.
+// A 64-byte aligned arena of `bytes` bytes (not zero-filled).
 std::shared_ptr<uint8_t> allocate_arena(size_t bytes);
 
 }  // namespace pt2web

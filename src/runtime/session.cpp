@@ -5,6 +5,7 @@
 #include "runtime/buffer_writes.h"
 #include "tensor/alignment.h"
 #include "util/error.h"
+#include "util/stage_times.h"
 
 namespace pt2web {
 
@@ -32,7 +33,8 @@ Session::Session(ExportedProgram program)
     : program_(std::move(program)),
       written_(buffers_the_program_may_write(program_)),
       folded_(fold_at_load(program_, {}, written_)),
-      executor_(folded_.program.graph, fixed_inputs(folded_.program)) {
+      executor_(folded_.program(program_).graph, fixed_inputs(folded_.program(program_))) {
+  StageTimer timer("session: buffers and inputs");
   const std::set<std::string>& written = written_;
   written_in_place_ = buffers_written_in_place(program_);
   for (const auto& spec : program_.signature.input_specs) {
@@ -49,7 +51,7 @@ Session::Session(ExportedProgram program)
   }
   token_ = Tensor::empty(DType::Float32, {0});
   size_t next_leaf = 0;
-  for (const auto& spec : folded_.program.signature.input_specs) {
+  for (const auto& spec : folded_.program(program_).signature.input_specs) {
     const bool user = spec.kind == InputKind::UserInput;
     if (user) user_input_leaf_[spec.arg.name] = next_leaf;
     leaf_of_input_.push_back(user ? next_leaf++ : 0);
@@ -62,8 +64,9 @@ const Tensor* Session::state_tensor(const InputSpec& spec) const {
     case InputKind::Parameter: return &program_.state_dict.at(spec.target);
     case InputKind::Buffer: return &buffers_.at(spec.target);
     case InputKind::ConstantTensor: {
-      auto it = folded_.program.constants.find(spec.target);
-      if (it == folded_.program.constants.end() || it->second.kind != PyValue::Kind::Tensor)
+      const ExportedProgram& runs = folded_.program(program_);
+      auto it = runs.constants.find(spec.target);
+      if (it == runs.constants.end() || it->second.kind != PyValue::Kind::Tensor)
         fail(ErrorCode::BadProgram, "constant '", spec.target, "' is not a tensor");
       return &it->second.tensor;
     }
@@ -108,9 +111,11 @@ PyValue Session::run(const PyValue& args, const PyValue& kwargs, TreeSpec::Seque
   RecordingAllocator recorder;
   PyValue outputs;
   {
+    StageTimer timer("first run on a shape: execute");
     ScopedStorageAllocator scope(&recorder);
     outputs = execute(bound);
   }
+  StageTimer timer("first run on a shape: plan memory");
   rollback.commit();
   if (plans_.size() >= kMaxPlans) {
     plans_.erase(plan_order_.front());

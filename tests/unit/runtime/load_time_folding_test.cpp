@@ -2,7 +2,7 @@
 // norms are folded into their convolutions when the session is made (both
 // dialects), narrow 1x1 convolutions get packed weights in place of the
 // folded ones, the loaded program keeps them, buffers the program writes are
-// left alone, and replacing a folded running
+// left alone, a program with nothing to fold is not copied, and replacing a folded running
 // statistic through set_buffer, or putting it back with reset_state, gives
 // what a program loaded with that value gives. The fixture case tests check
 // the folded programs against torch.
@@ -55,12 +55,25 @@ TEST_CASE("batch norms are folded into convolutions at load", "[load_time_foldin
     ExportedProgram program = load_fixture("mobilenet_v2", core);
     REQUIRE(batch_norms(program.graph) == 52);
     LoadTimeFolding folded = fold_at_load(program, {}, buffers_the_program_may_write(program));
-    CHECK(batch_norms(folded.program.graph) == 0);
-    CHECK(folded.program.constants.size() == program.constants.size() + 2 * 52);
+    REQUIRE(folded.prepared);
+    CHECK(&folded.program(program) == &*folded.prepared);
+    CHECK(batch_norms(folded.prepared->graph) == 0);
+    CHECK(folded.prepared->constants.size() == program.constants.size() + 2 * 52);
     CHECK(folded.folded_buffers.count("features.0.1.running_var") == 1);
     // The session shows the program as loaded.
     Session session(std::move(program));
     CHECK(batch_norms(session.program().graph) == 52);
+  }
+}
+
+TEST_CASE("a program with nothing to fold or pack runs as loaded, without a copy", "[load_time_folding]") {
+  for (bool core : {false, true}) {
+    INFO("core dialect: " << core);
+    ExportedProgram program = load_fixture("encoder_small", core);
+    LoadTimeFolding folded = fold_at_load(program, {}, buffers_the_program_may_write(program));
+    CHECK_FALSE(folded.prepared);
+    CHECK(&folded.program(program) == &program);
+    CHECK(folded.folded_buffers.empty());
   }
 }
 
@@ -74,18 +87,19 @@ TEST_CASE("narrow 1x1 convolutions get their weights packed at load", "[load_tim
     INFO("core dialect: " << core);
     ExportedProgram program = load_fixture("mobilenet_v2", core);
     LoadTimeFolding folded = fold_at_load(program, {}, buffers_the_program_may_write(program));
+    REQUIRE(folded.prepared);
     // The 1x1 convolutions on 7x7 planes (N = 49): the projection 576 -> 160 after the
     // stride-2 block, three expansions 160 -> 960, three projections 960 -> 160 or 320,
     // and the last 320 -> 1280.
-    const size_t packed = count_target(folded.program.graph, "torch.ops.pt2web.packed_pointwise_conv.default");
+    const size_t packed = count_target(folded.prepared->graph, "torch.ops.pt2web.packed_pointwise_conv.default");
     CHECK(packed == 8);
     // Each packed weight replaced its folded copy: the constants count is unchanged and
     // every one of them is read.
     size_t packed_constants = 0;
-    for (const auto& entry : folded.program.constants) packed_constants += entry.first.rfind("packed_", 0) == 0;
+    for (const auto& entry : folded.prepared->constants) packed_constants += entry.first.rfind("packed_", 0) == 0;
     CHECK(packed_constants == packed);
-    CHECK(folded.program.constants.size() == program.constants.size() + 2 * 52);
-    CHECK(folded.program.signature.input_specs.size() == program.signature.input_specs.size() + 2 * 52);
+    CHECK(folded.prepared->constants.size() == program.constants.size() + 2 * 52);
+    CHECK(folded.prepared->signature.input_specs.size() == program.signature.input_specs.size() + 2 * 52);
   }
 }
 
@@ -95,7 +109,8 @@ TEST_CASE("buffers the program may write are not folded", "[load_time_folding]")
     ExportedProgram program = load_fixture("mobilenet_v2", core);
     // As if the program wrote one running variance: its batch norm stays, the other 51 fold.
     LoadTimeFolding folded = fold_at_load(program, {}, {"features.0.1.running_var"});
-    CHECK(batch_norms(folded.program.graph) == 1);
+    REQUIRE(folded.prepared);
+    CHECK(batch_norms(folded.prepared->graph) == 1);
     CHECK(folded.folded_buffers.count("features.0.1.running_var") == 0);
   }
 }
