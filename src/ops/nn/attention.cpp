@@ -13,6 +13,7 @@
 // Batch dims broadcast as in matmul. 16-bit inputs compute in float32 and
 // round once at the end (the math path upcasts them the same way).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "ops/nn/nn.h"
 #include "ops/op_utils.h"
 #include "ops/views.h"
+#include "tensor/strided_loop.h"
 
 namespace pt2web {
 
@@ -318,19 +320,8 @@ bool takes_flash_path(const AttentionRequest& req) {
 constexpr int64_t kRowKernelMaxWork = 64 * 64 * 64;
 constexpr int64_t kRowKernelMaxRows = 8;
 
-// Element offsets of the batch entries (all dims but the last two) of t, in
-// row-major order.
-std::vector<int64_t> batch_offsets(const Tensor& t) {
-  std::vector<int64_t> offsets{0};
-  for (int64_t d = 0; d + 2 < t.dim(); ++d) {
-    std::vector<int64_t> next;
-    next.reserve(offsets.size() * static_cast<size_t>(t.size(d)));
-    for (int64_t base : offsets)
-      for (int64_t i = 0; i < t.size(d); ++i) next.push_back(base + i * t.strides()[d]);
-    offsets.swap(next);
-  }
-  return offsets;
-}
+// Strides of t's batch dims (all but the last two).
+Shape batch_strides(const Tensor& t) { return Shape(t.strides().begin(), t.strides().end() - 2); }
 
 // float32 q, k, v with one batch shape, contiguous rows in q and v, no empty
 // dims, and a head small enough for the row kernel.
@@ -356,8 +347,14 @@ Tensor attend_rows(const AttentionRequest& req, bool like_query, const char* op)
                    : Tensor::empty(DType::Float32, out_shape);
   Tensor mask;
   if (req.mask.defined()) mask = additive_mask<float>(req.mask, with_matrix(batch_dims(q), L, S), DType::Float32, op);
-  const std::vector<int64_t> qo = batch_offsets(q), ko = batch_offsets(k), vo = batch_offsets(v),
-                             oo = batch_offsets(out), mo = mask.defined() ? batch_offsets(mask) : std::vector<int64_t>();
+  // Element offsets of each batch entry in q, k, v, out and mask (whose batch
+  // dims are q's), in row-major order.
+  const Shape batch = batch_dims(q);
+  const Shape qs = batch_strides(q), ks = batch_strides(k), vs = batch_strides(v), os = batch_strides(out),
+              ms = mask.defined() ? batch_strides(mask) : Shape(batch.size(), 0);
+  std::vector<std::array<int64_t, 5>> entries;
+  for_each_offsets<5>(batch, {&qs, &ks, &vs, &os, &ms},
+                      [&](const std::array<int64_t, 5>& offsets) { entries.push_back(offsets); });
   AttentionRowsArgs base;
   base.q_row = q.strides()[q.dim() - 2];
   base.k_row = k.strides()[k.dim() - 2];
@@ -376,15 +373,16 @@ Tensor attend_rows(const AttentionRequest& req, bool like_query, const char* op)
   base.k_factor = static_cast<float>(root);
   base.causal = req.is_causal;
   const size_t scratch = static_cast<size_t>(attention_rows_scratch(S, E, Ev));
-  parallel::for_each_index(static_cast<int64_t>(qo.size()), L * S * (E + Ev), [&](int64_t b) {
+  parallel::for_each_index(static_cast<int64_t>(entries.size()), L * S * (E + Ev), [&](int64_t b) {
     thread_local std::vector<float> buffer;
     if (buffer.size() < scratch) buffer.resize(scratch);
+    const std::array<int64_t, 5>& at = entries[static_cast<size_t>(b)];
     AttentionRowsArgs a = base;
-    a.q = q.data<float>() + qo[b];
-    a.k = k.data<float>() + ko[b];
-    a.v = v.data<float>() + vo[b];
-    a.out = out.data<float>() + oo[b];
-    if (mask.defined()) a.mask = mask.data<float>() + mo[b];
+    a.q = q.data<float>() + at[0];
+    a.k = k.data<float>() + at[1];
+    a.v = v.data<float>() + at[2];
+    a.out = out.data<float>() + at[3];
+    if (mask.defined()) a.mask = mask.data<float>() + at[4];
     attention_rows_f32(a, buffer.data());
   });
   return out;
