@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ops/registry.h"
+
 namespace pt2web {
 
 namespace {
@@ -20,6 +22,10 @@ std::string short_target(const std::string& target) {
 void OperatorProfile::node_finished(const PreparedNode& node, double milliseconds) {
   std::string target = node.node->target;
   for (const Node* fused : node.fused) target += " + " + short_target(fused->target);
+  // A plan-time rewrite may run another operator than the graph's (a dynamic
+  // quantized linear layer keeps its aten.linear node but runs pt2web's).
+  const std::string runs = node.op->schema.qualified_name();
+  if (runs != qualified_op_name(node.node->target)) target += " (as " + runs + ")";
   OperatorTime& entry = by_target_[target];
   entry.target = target;
   entry.calls += 1;

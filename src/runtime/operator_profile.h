@@ -1,6 +1,8 @@
 // OperatorProfile: a NodeObserver that sums node times per operator target,
 // for LoadedProgram::run_profiled. A fused node is listed under every target
-// it computes: "torch.ops.aten.conv2d.default + batch_norm + hardtanh_".
+// it computes: "torch.ops.aten.conv2d.default + batch_norm + hardtanh_", and
+// a node a plan-time rewrite gave another operator names the one that runs:
+// "torch.ops.aten.linear.default (as pt2web::quantized_linear.default)".
 //
 // Ownership: owns its totals. Errors: none.
 #pragma once

@@ -6,26 +6,12 @@
 
 #include "ops/registry.h"
 #include "runtime/plan_rewrite.h"
+#include "runtime/quantized_elementwise_fusion.h"
+#include "runtime/quantized_patterns.h"
 
 namespace pt2web {
 
 namespace {
-
-bool is_slot(const ArgSource& a) { return a.kind == ArgSource::Kind::Slot && a.slot >= 0; }
-
-bool int8_dtype_constant(const ArgSource& a) {
-  return is_constant(a) && a.constant.kind == Value::Kind::ScalarType &&
-         (a.constant.dtype == DType::Int8 || a.constant.dtype == DType::UInt8);
-}
-
-bool float32_or_none(const ArgSource& a) {
-  return is_constant(a) && (a.constant.is_none() ||
-                            (a.constant.kind == Value::Kind::ScalarType && a.constant.dtype == DType::Float32));
-}
-
-ArgSource tensor_constant(DType dtype, double value) {
-  return constant_arg(Value::from_tensor(Tensor::scalar(dtype, value)));
-}
 
 // A dequantize node's integer input and parameters as the fused node takes them.
 struct Dequantized {
@@ -143,29 +129,6 @@ std::optional<Product> product_of(const std::vector<PreparedNode>& nodes, int in
   return p;
 }
 
-// Slots some node passes to a mutable ("Tensor(a!)") argument.
-std::set<int> written_slots(const std::vector<PreparedNode>& nodes) {
-  std::set<int> out;
-  for (const auto& n : nodes)
-    for (size_t k = 0; k < n.args.size() && k < n.op->schema.arguments.size(); ++k)
-      if (n.op->schema.arguments[k].is_mutable && n.args[k].slot >= 0) out.insert(n.args[k].slot);
-  return out;
-}
-
-// The only node reading `slot` (as its argument 0, nowhere else), or -1.
-int sole_reader(const std::vector<PreparedNode>& nodes, const std::vector<int>& reads, int slot, size_t after) {
-  if (slot < 0 || reads[slot] != 1) return -1;
-  for (size_t j = after + 1; j < nodes.size(); ++j) {
-    const auto& args = nodes[j].args;
-    for (size_t k = 0; k < args.size(); ++k) {
-      bool hit = args[k].slot == slot;
-      for (int s : args[k].slots) hit = hit || s == slot;
-      if (hit) return k == 0 && args[0].kind == ArgSource::Kind::Slot ? static_cast<int>(j) : -1;
-    }
-  }
-  return -1;
-}
-
 // quantize_per_tensor.default with constant parameters into int8/uint8: its
 // (scale, zero point, qmin, qmax, dtype) as the fused node's trailing arguments.
 std::optional<std::vector<ArgSource>> output_quantization(const PreparedNode& n) {
@@ -176,19 +139,6 @@ std::optional<std::vector<ArgSource>> output_quantization(const PreparedNode& n)
   if (!int8_dtype_constant(a[5])) return std::nullopt;
   return std::vector<ArgSource>{tensor_constant(DType::Float64, a[1].constant.to_double()),
                                 tensor_constant(DType::Int64, a[2].constant.to_double()), a[3], a[4], a[5]};
-}
-
-// The constant parameters (scale, zero point, qmin, qmax, dtype) of a
-// per-tensor quantize or dequantize node, as values, or nullopt.
-std::optional<std::vector<double>> constant_qparams(const PreparedNode& n) {
-  std::vector<double> out;
-  for (size_t k = 1; k <= 4; ++k) {
-    if (!is_constant(n.args[k])) return std::nullopt;
-    out.push_back(n.args[k].constant.to_double());
-  }
-  if (!is_constant(n.args[5]) || n.args[5].constant.kind != Value::Kind::ScalarType) return std::nullopt;
-  out.push_back(static_cast<double>(n.args[5].constant.dtype));
-  return out;
 }
 
 // XNNPACKQuantizer quantizes a clamp after a convolution on its own, with
@@ -219,14 +169,6 @@ void absorb_requantized_clamp(const std::vector<PreparedNode>& nodes, const std:
   value = first_output(nodes[requant]);
 }
 
-void forget_reads(const std::vector<ArgSource>& args, std::vector<int>& reads) {
-  for (const auto& a : args) {
-    if (a.slot >= 0) --reads[a.slot];
-    for (int s : a.slots)
-      if (s >= 0) --reads[s];
-  }
-}
-
 bool pure_and_unread(const PreparedNode& n, const std::vector<int>& reads) {
   const std::string name = op_name(n);
   const bool pure = name.rfind("quantized_decomposed::dequantize", 0) == 0 || name == "aten::permute.default";
@@ -235,55 +177,6 @@ bool pure_and_unread(const PreparedNode& n, const std::vector<int>& reads) {
     for (int s : out)
       if (s >= 0 && reads[s] > 0) return false;
   return true;
-}
-
-// A dequantize_per_tensor.default of int8/uint8 values with constant
-// parameters into float32, or nullopt.
-std::optional<std::vector<double>> dequantized_constant(const std::vector<PreparedNode>& nodes, int index) {
-  if (index < 0 || op_name(nodes[index]) != "quantized_decomposed::dequantize_per_tensor.default") return std::nullopt;
-  const PreparedNode& n = nodes[index];
-  if (!is_slot(n.args[0]) || !int8_dtype_constant(n.args[5]) || !float32_or_none(n.args[6])) return std::nullopt;
-  return constant_qparams(n);
-}
-
-// add(dequantize(a), dequantize(b)) -> quantize, all per tensor with constant
-// parameters and one integer dtype, becomes pt2web::quantized_add on the
-// integer values.
-void fuse_quantized_adds(std::vector<PreparedNode>& nodes, std::vector<int>& reads, const std::vector<int>& producer,
-                         const std::set<int>& written, std::vector<bool>& removed, const OpEntry* add_op) {
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const PreparedNode& add = nodes[i];
-    if (removed[i] || op_name(add) != "aten::add.Tensor") continue;
-    const auto& a = add.args;
-    if (!is_slot(a[0]) || !is_slot(a[1]) || !is_constant(a[2]) || a[2].constant.to_double() != 1.0) continue;
-    const int dq_a = producer[a[0].slot], dq_b = producer[a[1].slot];
-    const auto pa = dequantized_constant(nodes, dq_a), pb = dequantized_constant(nodes, dq_b);
-    if (!pa || !pb || (*pa)[4] != (*pb)[4]) continue;
-    const int q = sole_reader(nodes, reads, first_output(add), i);
-    if (q < 0 || op_name(nodes[q]) != "quantized_decomposed::quantize_per_tensor.default" ||
-        first_output(nodes[q]) < 0)
-      continue;
-    const auto pq = constant_qparams(nodes[q]);
-    if (!pq || (*pq)[4] != (*pa)[4]) continue;
-    const ArgSource& x = nodes[dq_a].args[0];
-    const ArgSource& y = nodes[dq_b].args[0];
-    if (written.count(x.slot) || written.count(y.slot)) continue;
-    const auto& qa = nodes[q].args;
-    std::vector<ArgSource> args = {x, y, nodes[dq_a].args[1], nodes[dq_a].args[2], nodes[dq_b].args[1],
-                                   nodes[dq_b].args[2], qa[1], qa[2], qa[3], qa[4], qa[5]};
-    PreparedNode replacement;
-    replacement.op = add_op;
-    replacement.node = add.node;
-    replacement.outputs = {{first_output(nodes[q])}};
-    replacement.fused.push_back(nodes[q].node);
-    forget_reads(nodes[q].args, reads);
-    forget_reads(add.args, reads);
-    removed[static_cast<size_t>(q)] = true;
-    for (const auto& arg : args)
-      if (arg.slot >= 0) ++reads[arg.slot];
-    replacement.args = std::move(args);
-    nodes[i] = std::move(replacement);
-  }
 }
 
 }  // namespace
@@ -352,8 +245,7 @@ void fuse_quantized_products(std::vector<PreparedNode>& nodes, const std::vector
     replacement.args = std::move(args);
     nodes[i] = std::move(replacement);
   }
-  if (const OpEntry* add_op = op_table().find("pt2web::quantized_add.default"))
-    fuse_quantized_adds(nodes, reads, producer, written, removed, add_op);
+  fuse_quantized_elementwise(nodes, reads, producer, written, removed);
   // Dequantize and permute nodes whose values nobody reads any more, last first
   // so that a permute's dequantize follows it out.
   for (size_t i = nodes.size(); i-- > 0;)

@@ -10,8 +10,9 @@
 // Otherwise the node writes the float result the product node wrote. A
 // dequantize -> clamp -> quantize with the quantize's own parameters after
 // that (how XNNPACKQuantizer quantizes conv -> relu6) joins the epilogue too.
-// A residual add of two per-tensor dequantized int8 values whose sum is
-// quantized again becomes one pt2web::quantized_add on the integer values.
+// Then the elementwise chains (runtime/quantized_elementwise_fusion.h): a
+// residual add (-> clamp) -> quantize becomes pt2web::quantized_add, and
+// dequantize -> unary float op -> quantize a 256-entry table lookup.
 // Dequantize (and permute) nodes left without readers are dropped.
 //
 // Only arguments fixed in the graph are folded (quant ranges, dtypes, clamp

@@ -12,8 +12,10 @@ void quantized_add(const Q* __restrict a, const Q* __restrict b, int64_t n, cons
   // limiting them first keeps round_half_even exact.
   const float v_lo = p.qmin - p.out_zero_point - 1.0f, v_hi = p.qmax - p.out_zero_point + 1.0f;
   for (int64_t i = 0; i < n; ++i) {
-    const float y = (static_cast<float>(a[i]) - p.a_zero_point) * p.a_scale +
-                    (static_cast<float>(b[i]) - p.b_zero_point) * p.b_scale;
+    float y = (static_cast<float>(a[i]) - p.a_zero_point) * p.a_scale +
+              (static_cast<float>(b[i]) - p.b_zero_point) * p.b_scale;
+    y = y < p.lo ? p.lo : y;
+    y = y > p.hi ? p.hi : y;
     float v = y * p.inv_out_scale;
     v = v < v_lo ? v_lo : v;
     v = v > v_hi ? v_hi : v;

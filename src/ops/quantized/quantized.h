@@ -18,5 +18,6 @@ void register_choose_qparams_ops(OpTable& table);  // choose_qparams.cpp
 void register_quantized_linear_ops(OpTable& table);  // quantized_linear.cpp
 void register_quantized_conv_ops(OpTable& table);    // quantized_conv.cpp
 void register_quantized_add_ops(OpTable& table);     // quantized_add.cpp
+void register_quantized_lookup_ops(OpTable& table);  // quantized_lookup.cpp
 
 }  // namespace pt2web::quantized

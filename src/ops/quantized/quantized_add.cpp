@@ -1,7 +1,8 @@
-// pt2web::quantized_add: dequantize(a) + dequantize(b) -> quantize, the
-// residual add of PT2E programs, on the int8/uint8 values
+// pt2web::quantized_add: dequantize(a) + dequantize(b) (-> clamp) -> quantize,
+// the residual add of PT2E programs (with the relu of ResNet's blocks), on
+// the int8/uint8 values
 // (kernels/int8/quantized_add.h), which runtime/quantized_fusion.h puts in
-// place of the four nodes. Operands of different shapes broadcast as
+// place of the four (five) nodes. Operands of different shapes broadcast as
 // aten::add does (expanded into contiguous copies first); the kernel splits
 // over threads.
 #include "kernels/int8/quantized_add.h"
@@ -25,7 +26,8 @@ void add_values(const Tensor& a, const Tensor& b, const QuantizedAddParams& p, T
   });
 }
 
-// (a, b, a_scale, a_zero_point, b_scale, b_zero_point, out_scale, out_zero_point, quant_min, quant_max, dtype)
+// (a, b, a_scale, a_zero_point, b_scale, b_zero_point, out_scale, out_zero_point, quant_min, quant_max, dtype,
+//  clamp_min, clamp_max)
 void quantized_add_op(OpCall& c) {
   const DType dtype = *c.optional_dtype(10);
   if (dtype != DType::Int8 && dtype != DType::UInt8)
@@ -46,6 +48,8 @@ void quantized_add_op(OpCall& c) {
   p.out_zero_point = static_cast<float>(c.int_arg(7));
   p.qmin = static_cast<float>(c.int_arg(8));
   p.qmax = static_cast<float>(c.int_arg(9));
+  if (auto lo = c.optional_double(11)) p.lo = static_cast<float>(*lo);
+  if (auto hi = c.optional_double(12)) p.hi = static_cast<float>(*hi);
   Tensor out = Tensor::uninitialized(dtype, shape);
   if (dtype == DType::Int8) add_values<int8_t>(a, b, p, out);
   else add_values<uint8_t>(a, b, p, out);
@@ -56,8 +60,8 @@ void quantized_add_op(OpCall& c) {
 
 void register_quantized_add_ops(OpTable& t) {
   t.add("pt2web::quantized_add(Tensor a, Tensor b, float a_scale, int a_zero_point, float b_scale, "
-        "int b_zero_point, float out_scale, int out_zero_point, int quant_min, int quant_max, ScalarType dtype) "
-        "-> Tensor",
+        "int b_zero_point, float out_scale, int out_zero_point, int quant_min, int quant_max, ScalarType dtype, "
+        "float? clamp_min=None, float? clamp_max=None) -> Tensor",
         quantized_add_op);
 }
 

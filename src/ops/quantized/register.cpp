@@ -11,6 +11,7 @@ void register_quantized_ops(OpTable& table) {
   quantized::register_quantized_linear_ops(table);
   quantized::register_quantized_conv_ops(table);
   quantized::register_quantized_add_ops(table);
+  quantized::register_quantized_lookup_ops(table);
 }
 
 }  // namespace pt2web

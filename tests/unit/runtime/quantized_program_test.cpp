@@ -13,6 +13,7 @@
 #include "io/pt2_loader.h"
 #include "runtime/buffer_writes.h"
 #include "runtime/executor.h"
+#include "runtime/operator_profile.h"
 #include "runtime/session.h"
 #include "tensor/alignment.h"
 
@@ -61,6 +62,38 @@ TEST_CASE("PT2E convolutions and linear layers run as integer nodes", "[fusion][
   auto encoder = plan_op_counts("q_encoder_small_dyn", false);
   CHECK(encoder["aten::linear.default"] == 0);
   CHECK(encoder["pt2web::quantized_linear.default"] > 0);
+}
+
+TEST_CASE("elementwise int8 chains become lookups and residual adds absorb their relu", "[fusion][int8]") {
+  for (bool core : {false, true}) {
+    INFO("core dialect: " << core);
+    auto blocks = plan_op_counts("q_mobile_blocks", core);
+    // three hardswish_ and the squeeze-excite's hardsigmoid, each between a dequantize and a quantize
+    CHECK(blocks["pt2web::quantized_lookup.default"] == 4);
+    CHECK(blocks["aten::hardswish_.default"] + blocks["aten::hardswish.default"] == 0);
+    CHECK(blocks["aten::hardsigmoid.default"] == 0);
+    // the inverted residual's add_ and the BasicBlock's add_ -> relu_
+    CHECK(blocks["pt2web::quantized_add.default"] == 2);
+    CHECK(blocks["aten::add_.Tensor"] + blocks["aten::add.Tensor"] == 0);
+    CHECK(blocks["aten::relu_.default"] + blocks["aten::relu.default"] == 0);
+    CHECK(blocks["pt2web::quantized_conv2d.default"] == 8);
+  }
+}
+
+TEST_CASE("the profile names the integer operator a rewritten node runs", "[fusion][int8]") {
+  auto bytes =
+      std::make_shared<const std::vector<uint8_t>>(testing::read_file(model_path("q_encoder_small_dyn", false)));
+  ExportedProgram program = load_pt2(bytes, "q_encoder_small_dyn");
+  GraphPlan plan(program.graph);
+  OperatorProfile profile;
+  for (const PreparedNode& node : plan.nodes()) profile.node_finished(node, 1.0);
+  // dynamic quantization absorbs nothing after the product: the node keeps aten.linear's target
+  bool named = false;
+  for (const OperatorTime& row : profile.slowest_first()) {
+    named = named || row.target == "torch.ops.aten.linear.default (as pt2web::quantized_linear.default)";
+    if (row.target.rfind("torch.ops.aten.layer_norm.default", 0) == 0) CHECK(row.target == "torch.ops.aten.layer_norm.default");
+  }
+  CHECK(named);
 }
 
 TEST_CASE("products whose int8 weight is a fixed input are marked weight_fixed", "[fusion][int8]") {
