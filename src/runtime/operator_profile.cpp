@@ -8,13 +8,14 @@ namespace pt2web {
 
 namespace {
 
-// "torch.ops.aten.batch_norm.default" -> "batch_norm".
+// "torch.ops.aten.batch_norm.default" -> "batch_norm",
+// "torch.ops.quantized_decomposed.quantize_per_tensor.default" -> "quantized_decomposed.quantize_per_tensor";
+// other targets ("_operator.getitem") as they are.
 std::string short_target(const std::string& target) {
-  std::string name = target;
-  const std::string prefix = "torch.ops.aten.";
-  if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
-  const size_t dot = name.find('.');
-  return dot == std::string::npos ? name : name.substr(0, dot);
+  const std::string ops = "torch.ops.", aten = "torch.ops.aten.";
+  if (target.rfind(ops, 0) != 0) return target;
+  const std::string name = target.substr(target.rfind(aten, 0) == 0 ? aten.size() : ops.size());
+  return name.substr(0, name.rfind('.'));  // without the overload
 }
 
 }  // namespace

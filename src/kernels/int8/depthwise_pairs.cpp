@@ -24,13 +24,13 @@ PairLayout layout_of(const ConvGeometry& g) {
   l.stride = g.stride_w;
   const int64_t out_w8 = round_up8(g.out_w), padded_w = g.width + 2 * g.pad_w;
   if (l.stride == 1) {
-    l.words = out_w8 + 2;  // the eight outputs of a chunk read words ow + j .. ow + j + 7
-    l.rows = (g.out_h - 1) / 2 + 2;
+    l.words = out_w8 + g.kernel_w - 1;  // the eight outputs of a chunk read words ow + j .. ow + j + 7
+    l.rows = (g.out_h - 1) / 2 + g.kernel_h / 2 + 1;
     l.row_len = std::max(padded_w, l.words);
   } else {
-    l.half = out_w8 + 1;  // even columns: ow .. ow + 8 (tap 2 reads one further)
+    l.half = out_w8 + (g.kernel_w - 1) / 2;  // even columns: tap j (even) reads words ow + j / 2 .. + 7
     l.words = 2 * l.half;
-    l.rows = g.out_h + 1;
+    l.rows = g.out_h + (g.kernel_h - 1) / 2;
     l.row_len = std::max(padded_w, 2 * l.half);
   }
   return l;
@@ -97,11 +97,11 @@ void depthwise_direct(const Q* plane, const ConvGeometry& g, int32_t zero_point,
   for (int64_t oh = 0; oh < g.out_h; ++oh)
     for (int64_t ow = 0; ow < g.out_w; ++ow) {
       int32_t sum = 0;
-      for (int64_t i = 0; i < 3; ++i)
-        for (int64_t j = 0; j < 3; ++j) {
+      for (int64_t i = 0; i < g.kernel_h; ++i)
+        for (int64_t j = 0; j < g.kernel_w; ++j) {
           const int64_t ih = oh * g.stride_h - g.pad_h + i, iw = ow * g.stride_w - g.pad_w + j;
           if (ih >= 0 && ih < g.height && iw >= 0 && iw < g.width)
-            sum += (int32_t(plane[ih * g.width + iw]) - zero_point) * weights[i * 3 + j];
+            sum += (int32_t(plane[ih * g.width + iw]) - zero_point) * weights[i * g.kernel_w + j];
         }
       store_requantized(out, 0, oh * g.out_w + ow, &sum, 1);
     }
@@ -138,29 +138,41 @@ struct Emitter {
   }
 };
 
+// Tap (i, j) of a KH x KW kernel, 0 outside it (the zero halves of the pairs).
+int16_t tap(const int16_t* w, int kh, int kw, int i, int j) { return i >= 0 && i < kh ? w[i * kw + j] : 0; }
+
+// Stride 1: output rows 2t and 2t + 1 from pair rows t .. t + KH / 2; pair
+// row t + p holds kernel rows (2p, 2p + 1) of the even output row and
+// (2p - 1, 2p) of the odd one.
+template <int KH, int KW>
 void stride1(const int16_t* pairs, const ConvGeometry& g, const PairLayout& l, const int16_t* w, const Emitter& emit) {
-  Acc w01[3], w2x[3], wx0[3], w12[3];
-  for (int j = 0; j < 3; ++j) {
-    w01[j] = weight_pair(w[j], w[3 + j]);
-    w2x[j] = weight_pair(w[6 + j], 0);
-    wx0[j] = weight_pair(0, w[j]);
-    w12[j] = weight_pair(w[3 + j], w[6 + j]);
-  }
+  constexpr int P = KH / 2 + 1;
+  Acc even[P][KW], odd[P][KW];
+  for (int p = 0; p < P; ++p)
+    for (int j = 0; j < KW; ++j) {
+      even[p][j] = weight_pair(tap(w, KH, KW, 2 * p, j), tap(w, KH, KW, 2 * p + 1, j));
+      odd[p][j] = weight_pair(tap(w, KH, KW, 2 * p - 1, j), tap(w, KH, KW, 2 * p, j));
+    }
   for (int64_t t = 0; 2 * t < g.out_h; ++t) {
-    const int16_t* upper = pairs + t * l.words * 2;
-    const int16_t* lower = upper + l.words * 2;
+    const int16_t* top = pairs + t * l.words * 2;
     const bool second_row = 2 * t + 1 < g.out_h;
     for (int64_t ow = 0; ow < g.out_w; ow += 8) {
       Acc a0 = acc_zero(), a1 = acc_zero(), b0 = acc_zero(), b1 = acc_zero();
-      for (int j = 0; j < 3; ++j) {
-        const int16_t* u = upper + 2 * (ow + j);
-        const int16_t* d = lower + 2 * (ow + j);
-        const Acc u0 = load8(u), u1 = load8(u + 8), d0 = load8(d), d1 = load8(d + 8);
-        // sums of two products first: the accumulators' chains are adds only
-        a0 = add32(a0, add32(dot(u0, w01[j]), dot(d0, w2x[j])));
-        a1 = add32(a1, add32(dot(u1, w01[j]), dot(d1, w2x[j])));
-        b0 = add32(b0, add32(dot(u0, wx0[j]), dot(d0, w12[j])));
-        b1 = add32(b1, add32(dot(u1, wx0[j]), dot(d1, w12[j])));
+      for (int j = 0; j < KW; ++j) {
+        // the pair rows' products summed first: the accumulators' chains are adds only
+        Acc sa0 = acc_zero(), sa1 = acc_zero(), sb0 = acc_zero(), sb1 = acc_zero();
+        for (int p = 0; p < P; ++p) {
+          const int16_t* u = top + p * l.words * 2 + 2 * (ow + j);
+          const Acc u0 = load8(u), u1 = load8(u + 8);
+          sa0 = p == 0 ? dot(u0, even[p][j]) : add32(sa0, dot(u0, even[p][j]));
+          sa1 = p == 0 ? dot(u1, even[p][j]) : add32(sa1, dot(u1, even[p][j]));
+          sb0 = p == 0 ? dot(u0, odd[p][j]) : add32(sb0, dot(u0, odd[p][j]));
+          sb1 = p == 0 ? dot(u1, odd[p][j]) : add32(sb1, dot(u1, odd[p][j]));
+        }
+        a0 = add32(a0, sa0);
+        a1 = add32(a1, sa1);
+        b0 = add32(b0, sb0);
+        b1 = add32(b1, sb1);
       }
       emit(2 * t, ow, a0, a1);
       if (second_row) emit(2 * t + 1, ow, b0, b1);
@@ -168,35 +180,49 @@ void stride1(const int16_t* pairs, const ConvGeometry& g, const PairLayout& l, c
   }
 }
 
+// Stride 2: output row oh from pair rows oh .. oh + (KH - 1) / 2 (kernel
+// rows (2p, 2p + 1)); tap j reads column 2ow + j: even word ow + j / 2 or
+// odd word ow + (j - 1) / 2.
+template <int KH, int KW>
 void stride2(const int16_t* pairs, const ConvGeometry& g, const PairLayout& l, const int16_t* w, const Emitter& emit) {
-  Acc w01[3], w2x[3];
-  for (int j = 0; j < 3; ++j) {
-    w01[j] = weight_pair(w[j], w[3 + j]);
-    w2x[j] = weight_pair(w[6 + j], 0);
-  }
+  constexpr int P = (KH + 1) / 2;
+  Acc wp[P][KW];
+  for (int p = 0; p < P; ++p)
+    for (int j = 0; j < KW; ++j) wp[p][j] = weight_pair(tap(w, KH, KW, 2 * p, j), tap(w, KH, KW, 2 * p + 1, j));
   for (int64_t oh = 0; oh < g.out_h; ++oh) {
-    const int16_t* upper = pairs + oh * l.words * 2;
-    const int16_t* lower = upper + l.words * 2;
+    const int16_t* top = pairs + oh * l.words * 2;
     for (int64_t ow = 0; ow < g.out_w; ow += 8) {
-      // taps 0, 1, 2 read columns 2ow, 2ow + 1, 2ow + 2: even word ow, odd word ow, even word ow + 1
-      const int64_t at[3] = {ow, l.half + ow, ow + 1};
       Acc a0 = acc_zero(), a1 = acc_zero();
-      for (int j = 0; j < 3; ++j) {
-        const int16_t* u = upper + 2 * at[j];
-        const int16_t* d = lower + 2 * at[j];
-        a0 = add32(a0, add32(dot(load8(u), w01[j]), dot(load8(d), w2x[j])));
-        a1 = add32(a1, add32(dot(load8(u + 8), w01[j]), dot(load8(d + 8), w2x[j])));
+      for (int j = 0; j < KW; ++j) {
+        const int64_t at = j % 2 == 0 ? ow + j / 2 : l.half + ow + (j - 1) / 2;
+        Acc s0 = acc_zero(), s1 = acc_zero();
+        for (int p = 0; p < P; ++p) {
+          const int16_t* u = top + p * l.words * 2 + 2 * at;
+          s0 = p == 0 ? dot(load8(u), wp[p][j]) : add32(s0, dot(load8(u), wp[p][j]));
+          s1 = p == 0 ? dot(load8(u + 8), wp[p][j]) : add32(s1, dot(load8(u + 8), wp[p][j]));
+        }
+        a0 = add32(a0, s0);
+        a1 = add32(a1, s1);
       }
       emit(oh, ow, a0, a1);
     }
   }
+}
+
+// The kernel sizes with an instance (depthwise_pairs_fits).
+template <int KH, int KW>
+void run_pairs(const int16_t* pairs, const ConvGeometry& g, const PairLayout& l, const int16_t* w,
+               const Emitter& emit) {
+  if (l.stride == 1) stride1<KH, KW>(pairs, g, l, w, emit);
+  else stride2<KH, KW>(pairs, g, l, w, emit);
 }
 #endif
 
 }  // namespace
 
 bool depthwise_pairs_fits(const ConvGeometry& g) {
-  return g.kernel_h == 3 && g.kernel_w == 3 && g.dilation_h == 1 && g.dilation_w == 1 && g.stride_h == g.stride_w &&
+  const bool size = g.kernel_h == g.kernel_w && (g.kernel_h == 3 || g.kernel_h == 5);
+  return size && g.dilation_h == 1 && g.dilation_w == 1 && g.stride_h == g.stride_w &&
          (g.stride_h == 1 || g.stride_h == 2) && g.out_h > 0 && g.out_w > 0;
 }
 
@@ -215,8 +241,8 @@ void depthwise_pairs(const Q* plane, const ConvGeometry& g, int32_t zero_point, 
   build_pairs(plane, g, zero_point, l, pairs, top, top + l.row_len);
   Emitter emit{out, g.out_w, out.kind != QuantizedOutputKind::Float32 && out.ld_n == 1, {}};
   if (emit.in_registers) emit.e = LaneEpilogue(*out.requant, out.channel0, out.kind == QuantizedOutputKind::Int8);
-  if (l.stride == 1) stride1(pairs, g, l, weights, emit);
-  else stride2(pairs, g, l, weights, emit);
+  if (g.kernel_h == 3) run_pairs<3, 3>(pairs, g, l, weights, emit);
+  else run_pairs<5, 5>(pairs, g, l, weights, emit);
 #else
   (void)scratch;
   depthwise_direct(plane, g, zero_point, weights, out);

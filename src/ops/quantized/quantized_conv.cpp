@@ -1,6 +1,6 @@
 // pt2web::quantized_conv2d: a 2-d convolution on int8 values (product.h).
 // Depthwise groups (one input and one output channel) run a plane per task:
-// 3x3 kernels at stride 1 or 2 through kernels/int8/depthwise_pairs (row
+// 3x3 and 5x5 kernels at stride 1 or 2 through kernels/int8/depthwise_pairs (row
 // pairs, requantized in registers), others through depthwise_s16 on the
 // widened plane with its zero border. The others pack their patches into the panels of
 // kernels/int8/dot_panels.h (1x1 convolutions straight from the input
@@ -38,7 +38,7 @@ void run_depthwise(const Tensor& x, const WidenedWeight& w, const ConvGeometry& 
   const int64_t padded_plane = (g.height + 2 * g.pad_h) * (g.width + 2 * g.pad_w);
   const Q* image = x.data<Q>();
   if (depthwise_pairs_fits(g)) {
-    parallel::for_each_index(x.size(0) * channels, P * 9, [&](int64_t i) {
+    parallel::for_each_index(x.size(0) * channels, P * g.kernel_h * g.kernel_w, [&](int64_t i) {
       thread_local std::vector<int16_t> scratch;
       scratch.resize(static_cast<size_t>(depthwise_pairs_scratch(g)));
       const int64_t c = i % channels;
