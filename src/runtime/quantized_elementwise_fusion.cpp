@@ -13,21 +13,25 @@ namespace pt2web {
 
 namespace {
 
-void fuse_quantized_adds(std::vector<PreparedNode>& nodes, std::vector<int>& reads, const std::vector<int>& producer,
-                         const std::set<int>& written, std::vector<bool>& removed, const OpEntry* add_op) {
+// binary(dequantize(a), dequantize(b)) (-> clamp) -> quantize with `base`
+// "add" (alpha 1) or "mul", functional or in place, becomes `op`.
+void fuse_quantized_binaries(std::vector<PreparedNode>& nodes, std::vector<int>& reads,
+                             const std::vector<int>& producer, const std::set<int>& written,
+                             std::vector<bool>& removed, const std::string& base, const OpEntry* op) {
   for (size_t i = 0; i < nodes.size(); ++i) {
-    const PreparedNode& add = nodes[i];
+    const PreparedNode& binary = nodes[i];
     // add_ (torchvision's `out += identity`) writes into its first dequantized
     // operand: fine when nothing else reads that float tensor.
-    const bool in_place = op_name(add) == "aten::add_.Tensor";
-    if (removed[i] || (op_name(add) != "aten::add.Tensor" && !in_place)) continue;
-    const auto& a = add.args;
-    if (!is_slot(a[0]) || !is_slot(a[1]) || !is_constant(a[2]) || a[2].constant.to_double() != 1.0) continue;
+    const bool in_place = op_name(binary) == "aten::" + base + "_.Tensor";
+    if (removed[i] || (op_name(binary) != "aten::" + base + ".Tensor" && !in_place)) continue;
+    const auto& a = binary.args;
+    if (!is_slot(a[0]) || !is_slot(a[1])) continue;
+    if (base == "add" && (!is_constant(a[2]) || a[2].constant.to_double() != 1.0)) continue;
     if (in_place && reads[a[0].slot] != 1) continue;
     const int dq_a = producer[a[0].slot], dq_b = producer[a[1].slot];
     const auto pa = dequantized_constant(nodes, dq_a), pb = dequantized_constant(nodes, dq_b);
     if (!pa || !pb || (*pa)[4] != (*pb)[4]) continue;
-    int q = sole_reader(nodes, reads, first_output(add), i);
+    int q = sole_reader(nodes, reads, first_output(binary), i);
     const int clamp = q;
     const auto bounds = clamp >= 0 ? clamp_bounds(nodes[clamp]) : std::nullopt;
     if (bounds) q = sole_reader(nodes, reads, first_output(nodes[clamp]), static_cast<size_t>(clamp));
@@ -45,8 +49,8 @@ void fuse_quantized_adds(std::vector<PreparedNode>& nodes, std::vector<int>& rea
     args.push_back(bounds ? bounds->first : none_source());
     args.push_back(bounds ? bounds->second : none_source());
     PreparedNode replacement;
-    replacement.op = add_op;
-    replacement.node = add.node;
+    replacement.op = op;
+    replacement.node = binary.node;
     replacement.outputs = {{first_output(nodes[q])}};
     std::vector<int> absorbed = {q};
     if (bounds) absorbed.insert(absorbed.begin(), clamp);
@@ -55,14 +59,13 @@ void fuse_quantized_adds(std::vector<PreparedNode>& nodes, std::vector<int>& rea
       forget_reads(nodes[j].args, reads);
       removed[static_cast<size_t>(j)] = true;
     }
-    forget_reads(add.args, reads);
+    forget_reads(binary.args, reads);
     for (const auto& arg : args)
       if (arg.slot >= 0) ++reads[arg.slot];
     replacement.args = std::move(args);
     nodes[i] = std::move(replacement);
   }
 }
-
 
 // The nodes computing, elementwise, from one dequantize's float output (and
 // constants) the value a single quantize reads: `members` in graph order
@@ -220,8 +223,9 @@ const std::set<std::string>& elementwise_ops() {
 void fuse_quantized_elementwise(std::vector<PreparedNode>& nodes, std::vector<int>& reads,
                                 const std::vector<int>& producer, const std::set<int>& written,
                                 std::vector<bool>& removed) {
-  if (const OpEntry* add_op = op_table().find("pt2web::quantized_add.default"))
-    fuse_quantized_adds(nodes, reads, producer, written, removed, add_op);
+  for (const std::string base : {"add", "mul"})
+    if (const OpEntry* op = op_table().find("pt2web::quantized_" + base + ".default"))
+      fuse_quantized_binaries(nodes, reads, producer, written, removed, base, op);
   if (const OpEntry* lookup_op = op_table().find("pt2web::quantized_lookup.default"))
     fuse_quantized_lookups(nodes, reads, written, removed, lookup_op);
 }

@@ -3,7 +3,8 @@
 //  - add(dequantize(a), dequantize(b)), or add_ writing a float operand
 //    nothing else reads, (-> relu / relu6 / hardtanh) -> quantize, all per
 //    tensor with constant parameters and one integer dtype, becomes
-//    pt2web::quantized_add on the integer values, the clamp in its epilogue;
+//    pt2web::quantized_add on the integer values, the clamp in its
+//    epilogue; mul / mul_ (squeeze-excite's gate) pt2web::quantized_mul;
 //  - dequantize -> elementwise float operators -> quantize (hardswish_,
 //    hardsigmoid, sigmoid, gelu, ... or the add / clamp / mul / div Core
 //    ATen decomposes them into: any connected set of elementwise_ops()

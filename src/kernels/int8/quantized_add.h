@@ -1,5 +1,7 @@
 // The residual add of PT2E quantized programs, on the int8/uint8 values:
 //   out = quantize(clamp(dequantize(a) + dequantize(b), lo, hi))
+// and the product (squeeze-excite's gate times its input) the same way
+// with * for +,
 // computed per element in float32 exactly as torch's reference graph does
 // (dequantize: (float(q) - zero_point) * scale; the sum in float32; the
 // clamp of a relu / relu6 / hardtanh after it (NaN stays NaN);
@@ -21,5 +23,7 @@ struct QuantizedAddParams {
 
 template <typename Q>
 void quantized_add(const Q* a, const Q* b, int64_t n, const QuantizedAddParams& p, Q* out);
+template <typename Q>
+void quantized_mul(const Q* a, const Q* b, int64_t n, const QuantizedAddParams& p, Q* out);
 
 }  // namespace pt2web

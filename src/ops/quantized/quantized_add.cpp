@@ -1,10 +1,13 @@
 // pt2web::quantized_add: dequantize(a) + dequantize(b) (-> clamp) -> quantize,
-// the residual add of PT2E programs (with the relu of ResNet's blocks), on
-// the int8/uint8 values
+// the residual add of PT2E programs (with the relu of ResNet's blocks), and
+// pt2web::quantized_mul, the same with * (squeeze-excite's gate), on the
+// int8/uint8 values
 // (kernels/int8/quantized_add.h), which runtime/quantized_fusion.h puts in
 // place of the four (five) nodes. Operands of different shapes broadcast as
 // aten::add does (expanded into contiguous copies first); the kernel splits
 // over threads.
+#include <string>
+
 #include "kernels/int8/quantized_add.h"
 #include "kernels/parallel/thread_pool.h"
 #include "ops/quantized/quantized.h"
@@ -16,19 +19,21 @@ namespace pt2web::quantized {
 
 namespace {
 
-template <typename Q>
-void add_values(const Tensor& a, const Tensor& b, const QuantizedAddParams& p, Tensor& out) {
+template <bool kMultiply, typename Q>
+void combine_values(const Tensor& a, const Tensor& b, const QuantizedAddParams& p, Tensor& out) {
   const Q* x = a.data<Q>();
   const Q* y = b.data<Q>();
   Q* z = out.data<Q>();
   parallel::parallel_for(out.numel(), 64, parallel::min_items_for(4), [&](int64_t begin, int64_t end) {
-    quantized_add(x + begin, y + begin, end - begin, p, z + begin);
+    if (kMultiply) quantized_mul(x + begin, y + begin, end - begin, p, z + begin);
+    else quantized_add(x + begin, y + begin, end - begin, p, z + begin);
   });
 }
 
 // (a, b, a_scale, a_zero_point, b_scale, b_zero_point, out_scale, out_zero_point, quant_min, quant_max, dtype,
 //  clamp_min, clamp_max)
-void quantized_add_op(OpCall& c) {
+template <bool kMultiply>
+void quantized_binary_op(OpCall& c) {
   const DType dtype = *c.optional_dtype(10);
   if (dtype != DType::Int8 && dtype != DType::UInt8)
     fail(ErrorCode::BadInput, c.where(), "dtype must be int8 or uint8, got ", dtype_name(dtype));
@@ -51,18 +56,20 @@ void quantized_add_op(OpCall& c) {
   if (auto lo = c.optional_double(11)) p.lo = static_cast<float>(*lo);
   if (auto hi = c.optional_double(12)) p.hi = static_cast<float>(*hi);
   Tensor out = Tensor::uninitialized(dtype, shape);
-  if (dtype == DType::Int8) add_values<int8_t>(a, b, p, out);
-  else add_values<uint8_t>(a, b, p, out);
+  if (dtype == DType::Int8) combine_values<kMultiply, int8_t>(a, b, p, out);
+  else combine_values<kMultiply, uint8_t>(a, b, p, out);
   c.push(out);
 }
 
 }  // namespace
 
 void register_quantized_add_ops(OpTable& t) {
-  t.add("pt2web::quantized_add(Tensor a, Tensor b, float a_scale, int a_zero_point, float b_scale, "
-        "int b_zero_point, float out_scale, int out_zero_point, int quant_min, int quant_max, ScalarType dtype, "
-        "float? clamp_min=None, float? clamp_max=None) -> Tensor",
-        quantized_add_op);
+  const std::string arguments =
+      "(Tensor a, Tensor b, float a_scale, int a_zero_point, float b_scale, int b_zero_point, float out_scale, "
+      "int out_zero_point, int quant_min, int quant_max, ScalarType dtype, float? clamp_min=None, "
+      "float? clamp_max=None) -> Tensor";
+  t.add("pt2web::quantized_add" + arguments, quantized_binary_op<false>);
+  t.add("pt2web::quantized_mul" + arguments, quantized_binary_op<true>);
 }
 
 }  // namespace pt2web::quantized

@@ -234,7 +234,8 @@ TEST_CASE("pack_panels_from_patches equals im2col_s16 rows packed", "[kernels][i
             }
 }
 
-TEST_CASE("quantized_add equals dequantize, add, clamp, quantize in float32", "[kernels][int8]") {
+TEST_CASE("quantized_add / quantized_mul equal dequantize, add or mul, clamp, quantize in float32",
+          "[kernels][int8]") {
   std::mt19937 rng(13);
   std::uniform_int_distribution<int> value(-128, 127);
   QuantizedAddParams p;
@@ -247,25 +248,28 @@ TEST_CASE("quantized_add equals dequantize, add, clamp, quantize in float32", "[
   p.out_zero_point = -3;
   const float inf = std::numeric_limits<float>::infinity();
   // no clamp; relu; hardtanh(-0.5, 1.25) (the clamp applies to the float sum, before quantizing)
-  for (auto [lo, hi] : {std::pair<float, float>{-inf, inf}, {0.0f, inf}, {-0.5f, 1.25f}}) {
-    p.lo = lo;
-    p.hi = hi;
-    for (int64_t n : {0, 1, 7, 16, 33, 1000}) {
-      std::vector<int8_t> a(n), b(n), got(n + 1, 42);
-      for (auto& v : a) v = static_cast<int8_t>(value(rng));
-      for (auto& v : b) v = static_cast<int8_t>(value(rng));
-      if (n > 2) a[0] = b[0] = 127, a[1] = b[1] = -128;  // saturating both ways
-      quantized_add(a.data(), b.data(), n, p, got.data());
-      CHECK(got.back() == 42);
-      for (int64_t i = 0; i < n; ++i) {
-        // the operators of torch's reference graph, one at a time
-        const float x = (static_cast<float>(a[i]) - p.a_zero_point) * p.a_scale;
-        const float y = (static_cast<float>(b[i]) - p.b_zero_point) * p.b_scale;
-        const float sum = std::min(hi, std::max(lo, x + y));
-        float q = std::nearbyint(sum * p.inv_out_scale) + p.out_zero_point;
-        q = std::min(127.0f, std::max(-128.0f, q));
-        INFO("n " << n << " i " << i << " clamp " << lo << " " << hi);
-        REQUIRE(got[i] == static_cast<int8_t>(q));
+  for (bool multiply : {false, true}) {
+    for (auto [lo, hi] : {std::pair<float, float>{-inf, inf}, {0.0f, inf}, {-0.5f, 1.25f}}) {
+      p.lo = lo;
+      p.hi = hi;
+      for (int64_t n : {0, 1, 7, 16, 33, 1000}) {
+        std::vector<int8_t> a(n), b(n), got(n + 1, 42);
+        for (auto& v : a) v = static_cast<int8_t>(value(rng));
+        for (auto& v : b) v = static_cast<int8_t>(value(rng));
+        if (n > 2) a[0] = b[0] = 127, a[1] = b[1] = -128;  // saturating both ways
+        if (multiply) quantized_mul(a.data(), b.data(), n, p, got.data());
+        else quantized_add(a.data(), b.data(), n, p, got.data());
+        CHECK(got.back() == 42);
+        for (int64_t i = 0; i < n; ++i) {
+          // the operators of torch's reference graph, one at a time
+          const float x = (static_cast<float>(a[i]) - p.a_zero_point) * p.a_scale;
+          const float y = (static_cast<float>(b[i]) - p.b_zero_point) * p.b_scale;
+          const float sum = std::min(hi, std::max(lo, multiply ? x * y : x + y));
+          float q = std::nearbyint(sum * p.inv_out_scale) + p.out_zero_point;
+          q = std::min(127.0f, std::max(-128.0f, q));
+          INFO("multiply " << multiply << " n " << n << " i " << i << " clamp " << lo << " " << hi);
+          REQUIRE(got[i] == static_cast<int8_t>(q));
+        }
       }
     }
   }

@@ -64,7 +64,7 @@ TEST_CASE("PT2E convolutions and linear layers run as integer nodes", "[fusion][
   CHECK(encoder["pt2web::quantized_linear.default"] > 0);
 }
 
-TEST_CASE("elementwise int8 chains become lookups and residual adds absorb their relu", "[fusion][int8]") {
+TEST_CASE("elementwise int8 chains become lookups, residual adds absorb their relu, gates multiply integers", "[fusion][int8]") {
   for (bool core : {false, true}) {
     INFO("core dialect: " << core);
     auto blocks = plan_op_counts("q_mobile_blocks", core);
@@ -76,6 +76,9 @@ TEST_CASE("elementwise int8 chains become lookups and residual adds absorb their
     CHECK(blocks["pt2web::quantized_add.default"] == 2);
     CHECK(blocks["aten::add_.Tensor"] + blocks["aten::add.Tensor"] == 0);
     CHECK(blocks["aten::relu_.default"] + blocks["aten::relu.default"] == 0);
+    // the squeeze-excite gate times its input
+    CHECK(blocks["pt2web::quantized_mul.default"] == 1);
+    CHECK(blocks["aten::mul.Tensor"] == 0);
     CHECK(blocks["pt2web::quantized_conv2d.default"] == 8);
   }
 }
