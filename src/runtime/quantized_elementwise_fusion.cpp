@@ -195,6 +195,40 @@ void fuse_quantized_lookups(std::vector<PreparedNode>& nodes, std::vector<int>& 
   }
 }
 
+// dequantize(q) -> max_pool2d -> quantize with the dequantize's own
+// parameters is max_pool2d on q itself: dequantize is increasing (scale >
+// 0), so the window's largest value is the dequantized largest integer, and
+// quantizing a dequantized value with the same parameters gives it back.
+// The node keeps its operator (pt2web's max_pool2d takes any dtype).
+void fuse_integer_max_pools(std::vector<PreparedNode>& nodes, std::vector<int>& reads,
+                            const std::vector<int>& producer, const std::set<int>& written,
+                            std::vector<bool>& removed) {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    PreparedNode& pool = nodes[i];
+    if (removed[i] || op_name(pool) != "aten::max_pool2d.default" || pool.args.empty() || !is_slot(pool.args[0]))
+      continue;
+    const int dq = producer[pool.args[0].slot];
+    const auto params = dequantized_constant(nodes, dq);
+    if (!params || (*params)[0] <= 0.0 || written.count(nodes[dq].args[0].slot)) continue;
+    const int q = sole_reader(nodes, reads, first_output(pool), i);
+    if (q < 0 || op_name(nodes[q]) != "quantized_decomposed::quantize_per_tensor.default" ||
+        constant_qparams(nodes[q]) != params || first_output(nodes[q]) < 0)
+      continue;
+    PreparedNode replacement;
+    replacement.op = pool.op;
+    replacement.node = pool.node;
+    replacement.args = pool.args;
+    replacement.args[0] = nodes[dq].args[0];
+    replacement.outputs = {{first_output(nodes[q])}};
+    replacement.fused.push_back(nodes[q].node);
+    forget_reads(pool.args, reads);
+    forget_reads(nodes[q].args, reads);
+    removed[static_cast<size_t>(q)] = true;
+    ++reads[replacement.args[0].slot];
+    pool = std::move(replacement);
+  }
+}
+
 }  // namespace
 
 const std::set<std::string>& elementwise_ops() {
@@ -226,6 +260,7 @@ void fuse_quantized_elementwise(std::vector<PreparedNode>& nodes, std::vector<in
   for (const std::string base : {"add", "mul"})
     if (const OpEntry* op = op_table().find("pt2web::quantized_" + base + ".default"))
       fuse_quantized_binaries(nodes, reads, producer, written, removed, base, op);
+  fuse_integer_max_pools(nodes, reads, producer, written, removed);
   if (const OpEntry* lookup_op = op_table().find("pt2web::quantized_lookup.default"))
     fuse_quantized_lookups(nodes, reads, written, removed, lookup_op);
 }

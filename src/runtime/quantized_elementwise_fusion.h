@@ -5,6 +5,8 @@
 //    tensor with constant parameters and one integer dtype, becomes
 //    pt2web::quantized_add on the integer values, the clamp in its
 //    epilogue; mul / mul_ (squeeze-excite's gate) pt2web::quantized_mul;
+//  - dequantize -> max_pool2d -> quantize with the same constant parameters
+//    becomes max_pool2d on the integer values (exact: see the .cpp);
 //  - dequantize -> elementwise float operators -> quantize (hardswish_,
 //    hardsigmoid, sigmoid, gelu, ... or the add / clamp / mul / div Core
 //    ATen decomposes them into: any connected set of elementwise_ops()

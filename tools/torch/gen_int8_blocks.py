@@ -3,8 +3,8 @@ torchvision building blocks quantized by PT2E with XNNPACKQuantizer (static,
 per-channel), small enough to commit, holding the elementwise int8 chains the
 plan rewrites (runtime/quantized_elementwise_fusion.h): dequantize ->
 hardswish_ / hardsigmoid -> quantize (MobileNetV3's activations and
-squeeze-excite gate, a 5x5 depthwise convolution between them) and
-ResNet's residual add_ -> relu_ -> quantize (a BasicBlock).
+squeeze-excite gate, a 5x5 depthwise convolution between them), ResNet's
+stem max pool and residual add_ -> relu_ -> quantize (a BasicBlock).
 
     cp tools/torch/gen_int8_blocks.py ../shared/tools/gen_fixtures.py CHROOT/tmp/
     chroot CHROOT sh -c 'cd /tmp && python3 gen_int8_blocks.py out'
@@ -29,6 +29,7 @@ class MobileBlocks(nn.Module):
     def __init__(self):
         super().__init__()
         self.stem = Conv2dNormActivation(3, 16, stride=2, activation_layer=nn.Hardswish)
+        self.max_pool = nn.MaxPool2d(3, 2, 1)  # as ResNet's stem pool, on a quantized input
         # 16 -> 48 -> 16, 5x5 depthwise, squeeze-excite, hardswish, residual
         self.inverted = InvertedResidual(InvertedResidualConfig(16, 5, 48, 16, True, "HS", 1, 1, 1.0),
                                          nn.BatchNorm2d)
@@ -37,7 +38,7 @@ class MobileBlocks(nn.Module):
         self.head = nn.Linear(16, 10)
 
     def forward(self, x):
-        y = self.basic(self.inverted(self.stem(x)))
+        y = self.basic(self.max_pool(self.inverted(self.stem(x))))
         return self.head(torch.flatten(self.pool(y), 1))
 
 
@@ -60,8 +61,8 @@ def build():
     cases = [("random_%d" % i, (torch.randn(1, 3, 32, 32) * (1 + i),), {}) for i in range(3)]
     return converted, args, {}, None, cases, (2e-2, 5e-2), \
         "int8 PT2E (static, per-channel weights, XNNPACKQuantizer) of torchvision blocks: a hardswish stem, " \
-        "a MobileNetV3 inverted residual (5x5 depthwise, squeeze-excite, hardswish), a ResNet BasicBlock " \
-        "(add_ -> relu_), pool and linear head; input 1x3x32x32"
+        "a MobileNetV3 inverted residual (5x5 depthwise, squeeze-excite, hardswish), a 3x3 stride-2 max pool, " \
+        "a ResNet BasicBlock (add_ -> relu_), pool and linear head; input 1x3x32x32"
 
 
 if __name__ == "__main__":

@@ -76,20 +76,34 @@ FloatRange min_max_f32(const float* x, int64_t n) {
   bool nan = false;
   int64_t i = 0;
 #if defined(__wasm_simd128__)
-  if (n >= 8) {
-    // f32x4.min/max propagate NaN, so one NaN anywhere makes a lane NaN.
-    v128_t vlo = wasm_v128_load(x), vhi = vlo;
-    for (i = 4; i + 4 <= n; i += 4) {
+  if (n >= 16) {
+    // pmin / pmax (one minps / maxps each; a NaN element leaves the lane as
+    // it was) with NaN found by x != x on the side, in four independent
+    // chains of accumulators: f32x4.min / max, which propagate NaN, expand
+    // into long dependent sequences in V8 and made this scan latency-bound.
+    v128_t lo4[4], hi4[4], nan4 = wasm_i32x4_splat(0);
+    for (int k = 0; k < 4; ++k) lo4[k] = hi4[k] = wasm_v128_load(x + 4 * k);
+    for (i = 0; i + 16 <= n; i += 16)
+      for (int k = 0; k < 4; ++k) {
+        const v128_t v = wasm_v128_load(x + i + 4 * k);
+        lo4[k] = wasm_f32x4_pmin(lo4[k], v);
+        hi4[k] = wasm_f32x4_pmax(hi4[k], v);
+        nan4 = wasm_v128_or(nan4, wasm_f32x4_ne(v, v));
+      }
+    for (; i + 4 <= n; i += 4) {
       const v128_t v = wasm_v128_load(x + i);
-      vlo = wasm_f32x4_min(vlo, v);
-      vhi = wasm_f32x4_max(vhi, v);
+      lo4[0] = wasm_f32x4_pmin(lo4[0], v);
+      hi4[0] = wasm_f32x4_pmax(hi4[0], v);
+      nan4 = wasm_v128_or(nan4, wasm_f32x4_ne(v, v));
     }
+    const v128_t vlo = wasm_f32x4_pmin(wasm_f32x4_pmin(lo4[0], lo4[1]), wasm_f32x4_pmin(lo4[2], lo4[3]));
+    const v128_t vhi = wasm_f32x4_pmax(wasm_f32x4_pmax(hi4[0], hi4[1]), wasm_f32x4_pmax(hi4[2], hi4[3]));
     float l[4], h[4];
     wasm_v128_store(l, vlo);
     wasm_v128_store(h, vhi);
+    nan = wasm_v128_any_true(nan4);
     lo = l[0], hi = h[0];
-    for (int lane = 0; lane < 4; ++lane) {
-      nan = nan || l[lane] != l[lane] || h[lane] != h[lane];
+    for (int lane = 1; lane < 4; ++lane) {
       lo = l[lane] < lo ? l[lane] : lo;
       hi = h[lane] > hi ? h[lane] : hi;
     }

@@ -57,7 +57,11 @@ TEST_CASE("quantize_f32_s8/u8 match the definition on every tail", "[kernels][in
 TEST_CASE("min_max_f32 finds the extremes and reports NaN at any position", "[kernels][int8]") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> uniform(-10.0f, 10.0f);
-  for (int64_t n = 1; n <= 40; ++n) {
+  // (wasm: four chains of 16 values, then 4 at a time, then one at a time)
+  std::vector<int64_t> sizes;
+  for (int64_t n = 1; n <= 40; ++n) sizes.push_back(n);
+  for (int64_t n : {47, 63, 64, 65, 100}) sizes.push_back(n);
+  for (int64_t n : sizes) {
     std::vector<float> x(n);
     for (auto& v : x) v = uniform(rng);
     const int64_t at = static_cast<int64_t>(rng() % n);
@@ -74,6 +78,10 @@ TEST_CASE("min_max_f32 finds the extremes and reports NaN at any position", "[ke
       std::vector<float> y = x;
       y[where] = std::nanf("");
       CHECK(min_max_f32(y.data(), n).has_nan);
+      y[where] = where % 2 ? -INFINITY : INFINITY;
+      const FloatRange inf = min_max_f32(y.data(), n);
+      CHECK((where % 2 ? inf.lo : inf.hi) == y[where]);
+      CHECK_FALSE(inf.has_nan);
     }
   }
 }

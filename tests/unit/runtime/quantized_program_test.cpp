@@ -81,6 +81,14 @@ TEST_CASE("elementwise int8 chains become lookups, residual adds absorb their re
     CHECK(blocks["aten::mul.Tensor"] == 0);
     CHECK(blocks["pt2web::quantized_conv2d.default"] == 8);
   }
+  // the max pool reads the integers (its dequantize and quantize share parameters); Core ATen's
+  // max_pool2d_with_indices stays float
+  auto blocks = plan_op_counts("q_mobile_blocks", false);
+  CHECK(blocks["aten::max_pool2d.default"] == 1);
+  // left: the input's quantize, the output's dequantize, and dequantize -> op -> quantize around the
+  // two average pools and the flatten (with the max pool's: five of each)
+  CHECK(blocks["quantized_decomposed::quantize_per_tensor.default"] == 4);
+  CHECK(blocks["quantized_decomposed::dequantize_per_tensor.default"] == 4);
 }
 
 TEST_CASE("the profile names the integer operator a rewritten node runs", "[fusion][int8]") {
