@@ -4,8 +4,9 @@
 // int8/uint8 values
 // (kernels/int8/quantized_add.h), which runtime/quantized_fusion.h puts in
 // place of the four (five) nodes. Operands of different shapes broadcast as
-// aten::add does (expanded into contiguous copies first); the kernel splits
-// over threads.
+// aten::add does (expanded into contiguous copies first, by memset for a
+// per-channel gate); the kernel splits over threads.
+#include <cstring>
 #include <string>
 
 #include "kernels/int8/quantized_add.h"
@@ -30,6 +31,29 @@ void combine_values(const Tensor& a, const Tensor& b, const QuantizedAddParams& 
   });
 }
 
+// Operand t (bytes) broadcast to `shape` and made contiguous. One that
+// varies only in leading dimensions, with size 1 in all after them (the
+// squeeze-excite gate [N, C, 1, 1] against [N, C, H, W]), repeats each value
+// with memset; others take the strided copy of the expanded view.
+Tensor broadcast_bytes(const Tensor& t, const Shape& shape) {
+  size_t lead = 0;
+  if (t.dim() == static_cast<int64_t>(shape.size()))
+    while (lead < shape.size() && t.size(static_cast<int64_t>(lead)) == shape[lead]) ++lead;
+  bool trailing_ones = t.dim() == static_cast<int64_t>(shape.size()) && lead < shape.size();
+  int64_t inner = 1;
+  for (size_t d = lead; trailing_ones && d < shape.size(); ++d) {
+    trailing_ones = t.size(static_cast<int64_t>(d)) == 1;
+    inner *= shape[d];
+  }
+  if (!trailing_ones) return expand_view(t, shape).contiguous();
+  const Tensor values = t.contiguous();
+  Tensor out = Tensor::uninitialized(t.dtype(), shape);
+  const auto* v = static_cast<const uint8_t*>(values.raw_data());
+  auto* o = static_cast<uint8_t*>(out.raw_data());
+  for (int64_t i = 0; i < values.numel(); ++i) std::memset(o + i * inner, v[i], static_cast<size_t>(inner));
+  return out;
+}
+
 // (a, b, a_scale, a_zero_point, b_scale, b_zero_point, out_scale, out_zero_point, quant_min, quant_max, dtype,
 //  clamp_min, clamp_max)
 template <bool kMultiply>
@@ -42,8 +66,8 @@ void quantized_binary_op(OpCall& c) {
       fail(ErrorCode::BadInput, c.where(), c.arg_name(i), " must hold ", dtype_name(dtype), " values, got ",
            dtype_name(c.tensor(i).dtype()));
   const Shape shape = broadcast_shapes(c.tensor(0).sizes(), c.tensor(1).sizes());
-  const Tensor a = expand_view(c.tensor(0), shape).contiguous();
-  const Tensor b = expand_view(c.tensor(1), shape).contiguous();
+  const Tensor a = broadcast_bytes(c.tensor(0), shape);
+  const Tensor b = broadcast_bytes(c.tensor(1), shape);
   QuantizedAddParams p;
   p.a_scale = static_cast<float>(c.double_arg(2));
   p.a_zero_point = static_cast<float>(c.int_arg(3));
