@@ -7,8 +7,9 @@
 // clamp of a relu / relu6 / hardtanh after it (NaN stays NaN);
 // quantize: clamp(round_half_even(y * inv_out_scale) + out_zero_point,
 // qmin, qmax)), so the results are those of the float operators,
-// without their float32 tensors. Same-sized contiguous operands; plain loop
-// (compilers vectorize it). Never allocates.
+// without their float32 tensors. Same-sized contiguous operands; a SIMD128
+// path in wasm (eight at a time, the integer read from a float's bits, no
+// conversion), a plain loop otherwise and for the tail. Never allocates.
 #pragma once
 
 #include <cstdint>
