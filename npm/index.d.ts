@@ -270,8 +270,11 @@ export interface ProgramOptions extends LoadOptions {
    * More than 1 loads the threaded build (dist/pt2web-threads.*) where it can
    * run: Node, and pages that are cross-origin isolated (COOP/COEP headers).
    * Elsewhere the program runs on one thread; Program.threads tells which.
-   * The threaded build is always the packaged one (`wasm` names the
-   * single-threaded binary).
+   * The program's first runs compare that count with one thread, and later
+   * runs use one thread if it proved faster (a small program can lose more
+   * to splitting its work than a second core gives); results are the same
+   * bits either way. The threaded build is always the packaged one (`wasm`
+   * names the single-threaded binary).
    */
   threads?: number;
 }
@@ -288,7 +291,7 @@ declare abstract class ProgramBase {
   readonly rangeConstraints: Record<string, Range>;
   readonly dialect: ProgramDescription['dialect'];
   readonly operators: OperatorDescription[];
-  /** Threads a run uses: options.threads where the threaded build loaded, else 1. */
+  /** Threads a run may use: options.threads where the threaded build loaded, else 1 (runs use one thread when that proved faster for this program). */
   readonly threads: number;
   /** Why the program got fewer threads than options.threads asked for (the page is not cross-origin isolated, ...); null when it did not. */
   readonly threadsReason: string | null;

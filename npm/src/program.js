@@ -34,8 +34,9 @@ export class Program {
   }
 
   /**
-   * Threads a run uses, the calling one included: options.threads where the
-   * threaded build could load, else 1.
+   * Threads a run may use, the calling one included: options.threads where
+   * the threaded build could load, else 1. After comparing the two on its
+   * first runs, the program runs on one thread when that is faster.
    */
   get threads() {
     return this.#threads;

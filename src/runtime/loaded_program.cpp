@@ -1,5 +1,6 @@
 #include "runtime/loaded_program.h"
 
+#include <chrono>
 #include <set>
 
 #include "io/pt2_writer.h"
@@ -58,13 +59,17 @@ LoadedProgram::LoadedProgram(ExportedProgram program) {
 
 int LoadedProgram::set_threads(int threads) {
   if (threads < 1) fail(ErrorCode::BadInput, "threads must be a whole number of at least 1, got ", threads);
-  threads_ = parallel::threads_supported() ? threads : 1;
-  return threads_;
+  threads_ = ThreadChoice(parallel::threads_supported() ? threads : 1);
+  return threads_.allowed();
 }
 
 PyValue LoadedProgram::run(const PyValue& args, const PyValue& kwargs, TreeSpec::SequenceMatch sequences) {
-  parallel::ThreadBudget budget(threads_);
-  return session_->run(args, kwargs, sequences);
+  const int threads = threads_.next();
+  parallel::ThreadBudget budget(threads);
+  const auto start = std::chrono::steady_clock::now();
+  PyValue outputs = session_->run(args, kwargs, sequences);
+  threads_.record(threads, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return outputs;
 }
 
 ProfiledRun LoadedProgram::run_profiled(const PyValue& args, const PyValue& kwargs,

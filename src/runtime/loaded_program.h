@@ -7,8 +7,10 @@
 //
 // Threads: each program has its own count (1 until set_threads), handed to
 // the kernels' pool for the duration of each run (parallel::ThreadBudget on
-// the calling thread); nothing is set process-wide. Results are bit-identical
-// for every count.
+// the calling thread); nothing is set process-wide. With more than one
+// allowed, the program's first runs time both that count and one thread, and
+// later runs use the faster (runtime/thread_choice.h). Results are
+// bit-identical for every count.
 //
 // Ownership: owns the program, its archive bytes or source (weights borrow
 // them, or are deferred in the source) and its session. Runs are sequential: one LoadedProgram must not run on two
@@ -34,6 +36,7 @@
 #include "runtime/describe.h"
 #include "runtime/operator_profile.h"
 #include "runtime/session.h"
+#include "runtime/thread_choice.h"
 
 namespace pt2web {
 
@@ -65,10 +68,13 @@ class LoadedProgram {
   const ExportedProgram& program() const { return session_->program(); }
 
   // Threads this program's runs may use, the caller's included (>= 1).
-  int threads() const { return threads_; }
-  // Sets that count; builds without threads keep 1. Returns the count runs
-  // will use. Throws Error(BadInput) for a count below 1.
+  int threads() const { return threads_.allowed(); }
+  // Sets that count (and starts a new comparison with one thread); builds
+  // without threads keep 1. Returns the count runs may use. Throws
+  // Error(BadInput) for a count below 1.
   int set_threads(int threads);
+  // Which count runs use, as the comparison with one thread stands.
+  const ThreadChoice& thread_choice() const { return threads_; }
 
   // Runs like ep.module()(*args, **kwargs). `sequences`: see bind_user_inputs.
   PyValue run(const PyValue& args, const PyValue& kwargs,
@@ -117,7 +123,7 @@ class LoadedProgram {
   UnreadState unread_;  // entries left in the source (loaded from one that copies)
   std::unique_ptr<Session> session_;
   bool mutates_inputs_ = false;
-  int threads_ = 1;
+  ThreadChoice threads_;
 };
 
 // Loads and verifies a program and describes it without preparing it, so

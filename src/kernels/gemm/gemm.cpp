@@ -1,7 +1,8 @@
 // The fast GEMM: blocked in the GotoBLAS order. For each block of NC
 // columns and KC steps, B is packed once into 16-column panels (kept in
 // L2); for each block of MC rows, A is packed into 2-row panels (when all
-// rows fit one block, once for the whole product); then the 2x16
+// rows fit one block, once for the whole product; when threads split the
+// columns, once up front for all parts); then the 2x16
 // micro-kernel sweeps the block with a B panel held in L1. Products
 // with at most eight rows, or one column, take the unpacked path (gemv.h);
 // products a few column tiles wide that fill 2-row tiles better than
@@ -32,6 +33,9 @@ constexpr int64_t kOneRowBlockBFloats = 32768;
 // of B takes part in too few multiply-adds to repay its copy.
 constexpr int64_t kMaxUnpackedRows = 8;
 constexpr int64_t kUnpackedAlign = 8;  // the widest unpacked tile (dot products)
+// The largest A (in floats, 4 MiB) that a product split by columns packs once
+// for all its parts; a larger one is packed by each part for itself.
+constexpr int64_t kMaxSharedAFloats = int64_t{1} << 20;
 
 // C = the bias alone (zeros without one).
 void fill_bias(int64_t M, int64_t N, float* C, int64_t ldc, GemmBias bias) {
@@ -57,10 +61,28 @@ struct StridedB {
   }
 };
 
-// The blocked product of C's columns [j_begin, j_begin + N); C points at column j_begin.
+// Where block (i0, k0) of an A packed whole sits: each K block holds every
+// row's panels, row blocks one after another.
+int64_t whole_a_offset(int64_t padded_rows, int64_t i0, int64_t k0, int64_t kc) { return k0 * padded_rows + i0 * kc; }
+
+// A packed whole (every K block and row block), the blocks split across threads.
+void pack_a_whole(MatrixF32 A, int64_t M, int64_t K, float* dst) {
+  const int64_t padded_rows = panel_count(M, kTileRows) * kTileRows;
+  const int64_t row_blocks = panel_count(M, kBlockM);
+  parallel::for_each_index(panel_count(K, kBlockK) * row_blocks, kBlockM * kBlockK, [&](int64_t block) {
+    const int64_t k0 = block / row_blocks * kBlockK, i0 = block % row_blocks * kBlockM;
+    const int64_t kc = std::min(kBlockK, K - k0);
+    pack_a_block(A, i0, std::min(kBlockM, M - i0), k0, kc, dst + whole_a_offset(padded_rows, i0, k0, kc));
+  });
+}
+
+// The blocked product of C's columns [j_begin, j_begin + N); C points at
+// column j_begin. `whole_a`: A already packed by pack_a_whole (shared by the
+// column parts of a split product), or null to pack it here.
 void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, int64_t j_begin, float* C,
-                  int64_t ldc, bool accumulate, GemmBias bias) {
+                  int64_t ldc, bool accumulate, GemmBias bias, const float* whole_a = nullptr) {
   thread_local std::vector<float> packed_a, packed_b, row_storage, col_storage;
+  const int64_t padded_rows = panel_count(M, kTileRows) * kTileRows;
   const float* row_bias = padded(bias.rows, M, kTileRows, row_storage);
   const float* col_bias = padded(bias.cols, N, kTileCols, col_storage);
   // One row block: A packed for every K block at once (each packed once), B in narrower blocks.
@@ -69,7 +91,7 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B
   const int64_t block_n =
       one_row_block ? std::clamp(kOneRowBlockBFloats / std::min(K, kBlockK) / kTileCols * kTileCols, kTileCols, kBlockN)
                     : kBlockN;
-  packed_a.resize(static_cast<size_t>(a_block_floats * (one_row_block ? K : kBlockK)));
+  if (!whole_a) packed_a.resize(static_cast<size_t>(a_block_floats * (one_row_block ? K : kBlockK)));
   packed_b.resize(static_cast<size_t>(panel_count(std::min(N, block_n), kTileCols) * kTileCols * kBlockK));
   for (int64_t j0 = 0; j0 < N; j0 += block_n) {
     const int64_t nc = std::min(block_n, N - j0);
@@ -80,8 +102,12 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B
       const float* panels = B.panels(B.context, k0, kc, j_begin + j0, nc, packed_b.data());
       for (int64_t i0 = 0; i0 < M; i0 += kBlockM) {
         const int64_t mc = std::min(kBlockM, M - i0);
-        float* a_block = packed_a.data() + (one_row_block ? a_block_floats * k0 : 0);
-        if (!one_row_block || j0 == 0) pack_a_block(A, i0, mc, k0, kc, a_block);
+        const float* a_block = whole_a ? whole_a + whole_a_offset(padded_rows, i0, k0, kc) : nullptr;
+        if (!whole_a) {
+          float* block = packed_a.data() + (one_row_block ? a_block_floats * k0 : 0);
+          if (!one_row_block || j0 == 0) pack_a_block(A, i0, mc, k0, kc, block);
+          a_block = block;
+        }
         for (int64_t jp = 0; jp < nc; jp += kTileCols) {
           const float* b = panels + (jp / kTileCols) * kTileCols * kc;
           const int64_t cols = std::min(kTileCols, nc - jp);
@@ -106,12 +132,21 @@ void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B
 void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, float* C, int64_t ldc,
                            bool accumulate, GemmBias bias) {
   if (N >= M) {
-    // Column parts share nothing, so there are several per thread.
+    // Column parts share A, packed once up front when it is small enough
+    // (each part would otherwise pack all of it again), and nothing else,
+    // so there are several per thread.
+    thread_local std::vector<float> shared_a;
+    const bool share_a = parallel::thread_count() > 1 && M * K <= kMaxSharedAFloats &&
+                         N / std::max<int64_t>(parallel::min_items_for(M * K), 1) > 1;
+    if (share_a) {
+      shared_a.resize(static_cast<size_t>(panel_count(M, kTileRows) * kTileRows * K));
+      pack_a_whole(A, M, K, shared_a.data());
+    }
     parallel::parallel_for(
         N, kTileCols, parallel::min_items_for(M * K),
         [&](int64_t j0, int64_t j1) {
           gemm_blocked(M, j1 - j0, K, A, B, j0, C + j0, ldc, accumulate,
-                       GemmBias{bias.rows, bias.cols ? bias.cols + j0 : nullptr});
+                       GemmBias{bias.rows, bias.cols ? bias.cols + j0 : nullptr}, share_a ? shared_a.data() : nullptr);
         },
         4);
   } else {

@@ -122,9 +122,11 @@ TEST_CASE("GEMM and GEMV give the same bits on several threads", "[kernels][para
     int64_t M, N, K;
     bool transposed_b, accumulate, bias;
   };
-  // Wide (split by columns), tall (split by rows), unpacked rows and columns,
-  // transposed B, accumulation and both biases.
-  const Case cases[] = {{64, 517, 70, false, false, true},  {301, 24, 130, true, false, true},
+  // Wide (split by columns, A packed once for all parts: one block, or
+  // several row and K blocks with tails), tall (split by rows), unpacked rows
+  // and columns, transposed B, accumulation and both biases.
+  const Case cases[] = {{64, 517, 70, false, false, true},  {251, 700, 601, false, true, true},
+                        {301, 24, 130, true, false, true},
                         {2, 3001, 300, true, false, false}, {700, 1, 300, false, true, false},
                         {130, 130, 260, false, true, false}, {9, 2000, 33, false, false, true},
                         // unpacked products of up to eight rows, both layouts of B

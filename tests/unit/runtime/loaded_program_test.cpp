@@ -82,6 +82,22 @@ TEST_CASE("the thread count belongs to the program and to its runs only", "[load
   CHECK(parallel::thread_count() == 1);  // nothing left behind on the calling thread
 }
 
+TEST_CASE("a program allowed several threads settles on a count and keeps its results", "[loaded_program][threads]") {
+  auto program = load_fixture("digits_cnn");
+  program->set_threads(2);
+  auto cases = testing::read_cases(fixture_dir("digits_cnn") + "/cases.json");
+  const testing::Case& c = cases.front();
+  const PyValue first = program->run(c.args, c.kwargs);
+  for (int run = 0; run < ThreadChoice::kProbeRuns + 2; ++run)
+    CHECK(testing::compare(program->run(c.args, c.kwargs), first, 0, 0, nullptr).empty());
+  CHECK(program->thread_choice().settled());
+  const int chosen = program->thread_choice().next();
+  CHECK((chosen == 1 || chosen == program->threads()));
+  // A new count starts a new comparison.
+  program->set_threads(2);
+  CHECK(program->thread_choice().settled() == !parallel::threads_supported());
+}
+
 TEST_CASE("run_profiled times every operator and returns the outputs", "[loaded_program]") {
   auto program = load_fixture("digits_cnn", true);
   auto cases = testing::read_cases(fixture_dir("digits_cnn") + "/cases.core.json");

@@ -1,0 +1,81 @@
+// ThreadChoice: the untimed first run, the N 1 1 N N 1 1 N probe order, the
+// margin one thread must win by, and what it settles on.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "runtime/thread_choice.h"
+
+using namespace pt2web;
+
+namespace {
+
+// Runs the probe to its end with runs taking `allowed_seconds` on the allowed
+// count and `one_seconds` on one thread; returns the counts the runs used.
+std::vector<int> probe(ThreadChoice& choice, double allowed_seconds, double one_seconds) {
+  std::vector<int> used;
+  while (!choice.settled()) {
+    const int threads = choice.next();
+    used.push_back(threads);
+    choice.record(threads, threads == 1 ? one_seconds : allowed_seconds);
+  }
+  return used;
+}
+
+}  // namespace
+
+TEST_CASE("one allowed thread is settled from the start", "[thread_choice]") {
+  ThreadChoice choice(1);
+  CHECK(choice.settled());
+  CHECK(choice.next() == 1);
+  choice.record(1, 0.5);
+  CHECK(choice.next() == 1);
+  CHECK(ThreadChoice(0).allowed() == 1);
+}
+
+TEST_CASE("the first run is untimed, then the probe alternates in pairs", "[thread_choice]") {
+  ThreadChoice choice(2);
+  CHECK_FALSE(choice.settled());
+  const std::vector<int> used = probe(choice, 1.0, 2.0);
+  CHECK(used == std::vector<int>{2, 2, 1, 1, 2, 2, 1, 1, 2});
+  CHECK(used.size() == ThreadChoice::kProbeRuns + 1);
+}
+
+TEST_CASE("the faster count wins, one thread only by the margin", "[thread_choice]") {
+  SECTION("several threads faster") {
+    ThreadChoice choice(4);
+    probe(choice, 1.0, 1.5);
+    CHECK(choice.next() == 4);
+  }
+  SECTION("one thread clearly faster") {
+    ThreadChoice choice(2);
+    probe(choice, 1.0, 0.8);
+    CHECK(choice.next() == 1);
+  }
+  SECTION("one thread faster by less than the margin") {
+    ThreadChoice choice(2);
+    probe(choice, 1.0, 0.97);
+    CHECK(choice.next() == 2);
+  }
+}
+
+TEST_CASE("the first run's time does not count", "[thread_choice]") {
+  ThreadChoice choice(2);
+  choice.record(2, 100.0);  // compiling and planning: slow on any count
+  while (!choice.settled()) {
+    const int threads = choice.next();
+    choice.record(threads, threads == 1 ? 0.5 : 1.0);
+  }
+  CHECK(choice.next() == 1);
+}
+
+TEST_CASE("a run recorded with another count than asked for is ignored", "[thread_choice]") {
+  ThreadChoice choice(2);
+  choice.record(2, 1.0);  // the untimed first run
+  REQUIRE(choice.next() == 2);
+  choice.record(1, 0.001);  // not what next() said: ignored
+  CHECK(choice.next() == 2);
+  const std::vector<int> used = probe(choice, 1.0, 2.0);
+  CHECK(used.size() == ThreadChoice::kProbeRuns);
+  CHECK(choice.next() == 2);
+}
