@@ -55,6 +55,43 @@ void project_rows(const M* x, int64_t rows, int64_t K, const Tensor& w_t, const 
   attention_family::gemm<M>(rows, N, K, x, K, w_t.data<M>(), N, out, N, bias.defined());
 }
 
+// The per-step hidden projection out[B, G*H] = h[B, Hout] @ W_hh^T + b_hh.
+// float32 packs W_hh once per sequence into the 16-output panels that
+// gemm_packed_weight_t_f32 streams (every step reads the whole weight, which
+// the packed panels serve at close to a plain read's rate); other types use
+// project_rows. Holds a thread-local buffer that only grows: one projection
+// per thread at a time.
+template <typename M>
+class HiddenProjection {
+ public:
+  explicit HiddenProjection(const DirectionWeights& w) : w_(w) {
+    if constexpr (std::is_same<M, float>::value) {
+      const int64_t GH = w.w_hh_t.size(1), Hout = w.w_hh_t.size(0);
+      std::vector<float>& packed = packed_storage();
+      packed.resize(static_cast<size_t>(packed_weight_floats(GH, Hout)));
+      const MatrixF32 w_hh_t{w.w_hh_t.data<float>(), w.w_hh_t.strides()[0], w.w_hh_t.strides()[1]};
+      pack_weight_f32(GH, Hout, w_hh_t.transposed(), packed.data());
+    }
+  }
+
+  void operator()(const M* h, int64_t B, M* out) const {
+    if constexpr (std::is_same<M, float>::value) {
+      const int64_t GH = w_.w_hh_t.size(1), Hout = w_.w_hh_t.size(0);
+      gemm_packed_weight_t_f32(B, GH, Hout, MatrixF32{h, Hout, 1}, packed_storage().data(), out, GH,
+                               w_.b_hh.defined() ? w_.b_hh.data<float>() : nullptr);
+    } else {
+      project_rows<M>(h, B, w_.out, w_.w_hh_t, w_.b_hh, out);
+    }
+  }
+
+ private:
+  static std::vector<float>& packed_storage() {
+    thread_local std::vector<float> packed;
+    return packed;
+  }
+  const DirectionWeights& w_;
+};
+
 template <typename M>
 M sigmoid(M x) {
   return M(1) / (M(1) + std::exp(-x));
@@ -156,10 +193,11 @@ void run_direction(CellKind kind, const DirectionWeights& w, const M* x, int64_t
   std::vector<M> xg(static_cast<size_t>(T * B * GH)), hg(static_cast<size_t>(B * GH));
   std::vector<M> raw(projected ? static_cast<size_t>(B * H) : 0);
   project_rows<M>(x, T * B, w.input, w.w_ih_t, w.b_ih, xg.data());
+  const HiddenProjection<M> project_hidden(w);
   for (int64_t s = 0; s < T; ++s) {
     const int64_t t = reverse ? T - 1 - s : s;
     const M* xt = xg.data() + t * B * GH;
-    project_rows<M>(h, B, Hout, w.w_hh_t, w.b_hh, hg.data());
+    project_hidden(h, B, hg.data());
     switch (kind) {
       case CellKind::Lstm:
         lstm_update<M>(xt, hg.data(), c, projected ? raw.data() : h, B, H);
