@@ -16,6 +16,7 @@
 
 #include "kernels/gemm/gemm.h"
 #include "kernels/math/array_math.h"
+#include "kernels/math/vec4_math.h"
 #include "kernels/gemm/typed_gemm.h"
 #include "tensor/tensor.h"
 
@@ -104,21 +105,38 @@ inline float* gate_scratch(int64_t n) {
   return gates.data();
 }
 
-// float32: the gate activations run vectorized over whole gate rows.
+// Four hidden units of the LSTM cell on four lanes: x and h point at the
+// input gate's values, the other gates follow `gate_stride` apart.
+inline void lstm_lanes(const float* x, const float* h, int64_t gate_stride, float* cell, float* out) {
+  using simd::load4;
+  using simd::Vec4;
+  const Vec4 in_gate = simd::sigmoid4(load4(h) + load4(x));
+  const Vec4 forget_gate = simd::sigmoid4(load4(h + gate_stride) + load4(x + gate_stride));
+  const Vec4 cell_gate = simd::tanh4(load4(h + 2 * gate_stride) + load4(x + 2 * gate_stride));
+  const Vec4 out_gate = simd::sigmoid4(load4(h + 3 * gate_stride) + load4(x + 3 * gate_stride));
+  const Vec4 c = forget_gate * load4(cell) + in_gate * cell_gate;
+  simd::store4(cell, c);
+  simd::store4(out, simd::tanh4(c) * out_gate);
+}
+
+// float32: all four gates and the state update in one pass, four units at a
+// time (the last H % 4 units through zero-padded lanes).
 inline void lstm_update_f32(const float* xg, const float* hg, float* c, float* h_raw, int64_t B, int64_t H) {
-  float* g = gate_scratch(4 * H);
   for (int64_t b = 0; b < B; ++b) {
     const float* x = xg + b * 4 * H;
     const float* h = hg + b * 4 * H;
-    for (int64_t j = 0; j < 4 * H; ++j) g[j] = h[j] + x[j];
-    sigmoid_f32(g, g, 2 * H);              // input and forget gates
-    tanh_f32(g + 2 * H, g + 2 * H, H);     // cell gate
-    sigmoid_f32(g + 3 * H, g + 3 * H, H);  // output gate
     float* cell = c + b * H;
     float* out = h_raw + b * H;
-    for (int64_t j = 0; j < H; ++j) cell[j] = g[H + j] * cell[j] + g[j] * g[2 * H + j];
-    tanh_f32(cell, out, H);
-    for (int64_t j = 0; j < H; ++j) out[j] *= g[3 * H + j];
+    int64_t j = 0;
+    for (; j + 4 <= H; j += 4) lstm_lanes(x + j, h + j, H, cell + j, out + j);
+    if (j == H) continue;
+    float xs[16] = {}, hs[16] = {}, cs[4] = {}, os[4];
+    for (int64_t l = 0; l < H - j; ++l) {
+      for (int q = 0; q < 4; ++q) xs[q * 4 + l] = x[q * H + j + l], hs[q * 4 + l] = h[q * H + j + l];
+      cs[l] = cell[j + l];
+    }
+    lstm_lanes(xs, hs, 4, cs, os);
+    for (int64_t l = 0; l < H - j; ++l) cell[j + l] = cs[l], out[j + l] = os[l];
   }
 }
 
