@@ -30,7 +30,7 @@ std::set<std::string> written_placeholders_of(const ExportedProgram& loaded, con
   return names;
 }
 
-// The program to run: batch norms folded, then weights packed; or
+// The program to run: batch norms folded, then pointwise weights packed; or
 // nothing when neither changed anything (the loaded program runs as it is).
 std::optional<ExportedProgram> prepared(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
                                         const std::set<std::string>& written) {
@@ -47,7 +47,7 @@ std::optional<ExportedProgram> prepared(const ExportedProgram& loaded, const std
   }
   {
     StageTimer timer("prepare: pack weights");
-    changed = pack_weights(*p, loaded.constants, changing) || changed;
+    changed = pack_pointwise_weights(*p, loaded.constants, changing) || changed;
   }
   if (!changed) p.reset();
   return p;

@@ -93,101 +93,10 @@ void drop_unread_constants(ExportedProgram& p, const std::map<std::string, PyVal
               order.end());
 }
 
-// A float32 linear layer: 2-d weight, none or a 1-d bias of its out features.
-bool is_linear(const Node& n) { return n.target == "torch.ops.aten.linear.default"; }
-
-// The static number of rows of a linear layer's input (every leading dim),
-// or nullopt when any size is symbolic or the input is not float32 with
-// `in_features` in its last dim.
-std::optional<int64_t> linear_rows(const Graph& g, const std::string& input, int64_t in_features) {
-  auto meta = g.tensor_values.find(input);
-  if (meta == g.tensor_values.end() || meta->second.dtype != DType::Float32) return std::nullopt;
-  auto sizes = static_sizes(g, input);
-  if (!sizes || sizes->empty() || sizes->back() != in_features) return std::nullopt;
-  int64_t rows = 1;
-  for (size_t i = 0; i + 1 < sizes->size(); ++i) rows *= (*sizes)[i];
-  return rows;
-}
-
-bool is_float_vector(const Graph& g, const std::string& name, int64_t length) {
-  auto meta = g.tensor_values.find(name);
-  auto sizes = static_sizes(g, name);
-  return meta != g.tensor_values.end() && meta->second.dtype == DType::Float32 && sizes &&
-         *sizes == std::vector<int64_t>{length};
-}
-
-NamedArgument named(const std::string& name, Argument a) {
-  NamedArgument na;
-  na.name = name;
-  na.arg = std::move(a);
-  return na;
-}
-
-Argument int_argument(int64_t v) {
-  Argument a;
-  a.kind = Argument::Kind::Int;
-  a.ints = {v};
-  return a;
-}
-
-// What a packed node needs: its weight W [rows, cols] (a 1x1 convolution's
-// [out, in, 1, 1] read as [out, in]) and the node's new inputs, filled in
-// around the packed weight's argument.
-struct PackingChoice {
-  Tensor weight;
-  int64_t rows = 0, cols = 0;
-  std::string target;
-  std::vector<NamedArgument> inputs;  // the packed weight's goes second
-};
-
-std::optional<PackingChoice> pointwise_choice(const Graph& g, const Node& node, const Tensor& w) {
-  if (!is_pointwise_conv(node)) return std::nullopt;
-  if (w.dtype() != DType::Float32 || w.dim() != 4 || w.size(2) != 1 || w.size(3) != 1) return std::nullopt;
-  const Argument* input_arg = input_named(node, "input");
-  const Argument* bias_arg = input_named(node, "bias");
-  if (!input_arg || input_arg->kind != Argument::Kind::Tensor) return std::nullopt;
-  if (bias_arg && bias_arg->kind != Argument::Kind::None && bias_arg->kind != Argument::Kind::Tensor)
-    return std::nullopt;
-  auto out = static_sizes(g, node.outputs[0].name);
-  if (!out || out->size() < 3) return std::nullopt;
-  const int64_t out_channels = w.size(0), in_channels = w.size(1);
-  const int64_t plane = (*out)[out->size() - 1] * (*out)[out->size() - 2];
-  if (!gemm_f32_computes_transposed(out_channels, plane, in_channels)) return std::nullopt;
-  Argument none;
-  none.kind = Argument::Kind::None;
-  return PackingChoice{w, out_channels, in_channels, "torch.ops.pt2web.packed_pointwise_conv.default",
-                       {named("input", *input_arg), named("bias", bias_arg ? *bias_arg : none),
-                        named("out_channels", int_argument(out_channels)),
-                        named("in_channels", int_argument(in_channels))}};
-}
-
-// Linear layers of few static rows (a batch-1 step; gemm_f32_reads_weight_in_place):
-// each call reads the whole weight once, which the packed panels serve at
-// close to a plain read's rate. Wider products keep packing B per call (a
-// copy that is 1/rows of their work) and their weights are not held twice.
-std::optional<PackingChoice> linear_choice(const Graph& g, const Node& node, const Tensor& w) {
-  if (!is_linear(node) || w.dtype() != DType::Float32 || w.dim() != 2) return std::nullopt;
-  const Argument* input_arg = input_named(node, "input");
-  const Argument* bias_arg = input_named(node, "bias");
-  if (!input_arg || input_arg->kind != Argument::Kind::Tensor) return std::nullopt;
-  const int64_t out_features = w.size(0), in_features = w.size(1);
-  Argument none;
-  none.kind = Argument::Kind::None;
-  const bool no_bias = !bias_arg || bias_arg->kind == Argument::Kind::None;
-  if (!no_bias && (bias_arg->kind != Argument::Kind::Tensor || !is_float_vector(g, bias_arg->name, out_features)))
-    return std::nullopt;
-  auto rows = linear_rows(g, input_arg->name, in_features);
-  if (!rows || !gemm_f32_reads_weight_in_place(*rows)) return std::nullopt;
-  return PackingChoice{w, out_features, in_features, "torch.ops.pt2web.packed_linear.default",
-                       {named("input", *input_arg), named("bias", no_bias ? none : *bias_arg),
-                        named("out_features", int_argument(out_features)),
-                        named("in_features", int_argument(in_features))}};
-}
-
 }  // namespace
 
-bool pack_weights(ExportedProgram& program, const std::map<std::string, PyValue>& original_constants,
-                  const std::set<std::string>& changing) {
+bool pack_pointwise_weights(ExportedProgram& program, const std::map<std::string, PyValue>& original_constants,
+                            const std::set<std::string>& changing) {
   std::map<std::string, Tensor> state = state_by_placeholder(program);
   for (const auto& name : written_placeholders(program)) state.erase(name);
   for (const auto& name : changing) state.erase(name);
@@ -197,23 +106,44 @@ bool pack_weights(ExportedProgram& program, const std::map<std::string, PyValue>
       constant_of[spec.arg.name] = spec.target;
   bool packed_any = false;
   for (Node& node : program.graph.nodes) {
-    if (node.outputs.size() != 1) continue;
+    if (!is_pointwise_conv(node) || node.outputs.size() != 1) continue;
     const Argument* weight_arg = input_named(node, "weight");
-    if (!weight_arg || weight_arg->kind != Argument::Kind::Tensor) continue;
+    const Argument* input_arg = input_named(node, "input");
+    if (!weight_arg || weight_arg->kind != Argument::Kind::Tensor || !input_arg ||
+        input_arg->kind != Argument::Kind::Tensor)
+      continue;
     auto weight = state.find(weight_arg->name);
     if (weight == state.end()) continue;
-    std::optional<PackingChoice> choice = pointwise_choice(program.graph, node, weight->second);
-    if (!choice) choice = linear_choice(program.graph, node, weight->second);
-    if (!choice) continue;
+    const Tensor& w = weight->second;
+    if (w.dtype() != DType::Float32 || w.dim() != 4 || w.size(2) != 1 || w.size(3) != 1) continue;
+    const Argument* bias_arg = input_named(node, "bias");
+    if (bias_arg && bias_arg->kind != Argument::Kind::None && bias_arg->kind != Argument::Kind::Tensor) continue;
+    auto out = static_sizes(program.graph, node.outputs[0].name);
+    if (!out || out->size() < 3) continue;
+    const int64_t out_channels = w.size(0), in_channels = w.size(1);
+    const int64_t plane = (*out)[out->size() - 1] * (*out)[out->size() - 2];
+    if (!gemm_f32_computes_transposed(out_channels, plane, in_channels)) continue;
 
-    const Tensor contiguous = choice->weight.contiguous();
-    Tensor packed = Tensor::empty(DType::Float32, {packed_weight_floats(choice->rows, choice->cols)});
-    pack_weight_f32(choice->rows, choice->cols, MatrixF32{contiguous.data<float>(), choice->cols, 1},
+    const Tensor contiguous = w.contiguous();
+    Tensor packed = Tensor::empty(DType::Float32, {packed_weight_floats(out_channels, in_channels)});
+    pack_weight_f32(out_channels, in_channels, MatrixF32{contiguous.data<float>(), in_channels, 1},
                     packed.data<float>());
     const Argument packed_arg = add_constant_input(program, "packed_" + node.outputs[0].name + "_weight", packed);
-    choice->inputs.insert(choice->inputs.begin() + 1, named("packed_weight", packed_arg));
-    node.inputs = std::move(choice->inputs);
-    node.target = choice->target;
+    auto named = [](const std::string& name, Argument a) {
+      NamedArgument na;
+      na.name = name;
+      na.arg = std::move(a);
+      return na;
+    };
+    Argument none, out_c, in_c;
+    none.kind = Argument::Kind::None;
+    out_c.kind = in_c.kind = Argument::Kind::Int;
+    out_c.ints = {out_channels};
+    in_c.ints = {in_channels};
+    node.inputs = {named("input", *input_arg), named("packed_weight", packed_arg),
+                   named("bias", bias_arg ? *bias_arg : none), named("out_channels", out_c),
+                   named("in_channels", in_c)};
+    node.target = "torch.ops.pt2web.packed_pointwise_conv.default";
     packed_any = true;
     // A folded weight read by nothing else is released now, not after the
     // loop, so load never holds every folded and packed copy at once.

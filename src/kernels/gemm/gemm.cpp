@@ -224,8 +224,6 @@ bool gemm_f32_computes_transposed(int64_t M, int64_t N, int64_t K) {
   return M > kMaxUnpackedRows && N > 1 && prefer_transposed(M, N, K);
 }
 
-bool gemm_f32_reads_weight_in_place(int64_t M) { return M <= kMaxUnpackedRows; }
-
 int64_t packed_weight_floats(int64_t M, int64_t K) { return padded_weight_rows(M) * std::max<int64_t>(K, 0); }
 
 void pack_weight_f32(int64_t M, int64_t K, MatrixF32 W, float* packed) {

@@ -71,20 +71,16 @@ int64_t packed_weight_floats(int64_t M, int64_t K);
 // Whether gemm_f32 computes an M x N x K product transposed (narrow N): the
 // products a packed weight speeds up.
 bool gemm_f32_computes_transposed(int64_t M, int64_t N, int64_t K);
-// Whether gemm_f32 reads B in place for a product of M rows (at most eight,
-// the unpacked path of gemv.h): the linear layers whose weight, packed
-// ahead, gemm_packed_weight_t_f32 reads at close to a plain read's rate.
-bool gemm_f32_reads_weight_in_place(int64_t M);
 void pack_weight_f32(int64_t M, int64_t K, MatrixF32 W, float* packed);
 // C[M, N] = W B (+ row_bias, M values, may be null) with W packed as above.
 void gemm_packed_weight_f32(int64_t M, int64_t N, int64_t K, const float* packed, MatrixF32 B, float* C,
                             int64_t ldc, const float* row_bias);
 
 // C[M, N] = A[M, K] W^T (+ col_bias, N values, may be null) with a weight
-// W [N, K] packed as above by pack_weight_f32(N, K, ...): a linear layer or
-// recurrent step whose weight was packed ahead. Up to eight rows stream the
-// panels in place (packed_weight_rows.h); more take the blocked path with
-// the panels as its B blocks, so no call packs the weight.
+// W [N, K] packed as above by pack_weight_f32(N, K, ...): a product that
+// reads the same weight many times (a recurrent layer's steps). Up to eight
+// rows stream the panels in place (packed_weight_rows.h); more take the
+// blocked path with the panels as its B blocks, so no call packs the weight.
 void gemm_packed_weight_t_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, const float* packed, float* C,
                               int64_t ldc, const float* col_bias);
 

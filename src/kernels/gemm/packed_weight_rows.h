@@ -1,5 +1,5 @@
 // Products of few rows with a weight packed ahead (pack_weight_f32, gemm.h):
-// a linear layer at batch 1..8 or a recurrent step, C = A W^T. The panels of
+// a recurrent step at batch 1..8, C = A W^T. The panels of
 // W^T are read in place and in order, sixteen outputs at a time whose
 // four-lane sums stay in registers through all of K (starting from the
 // bias), for up to two rows of A at once; a panel is read once per two rows

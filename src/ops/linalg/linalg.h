@@ -1,5 +1,4 @@
-// The linalg operator folder: Matrix products (mm, bmm, addmm, linear, matmul, ...; linear with a weight
-// packed at load), einsum, and
+// The linalg operator folder: Matrix products (mm, bmm, addmm, linear, matmul, ...), einsum, and
 // linear algebra (factorizations, solvers, determinants; kernels in src/kernels/linalg).
 // Each file registers its operators with one function declared here;
 // register.cpp calls them all from register_linalg_ops (ops/families.h).
@@ -21,6 +20,5 @@ void register_ldl_ops(OpTable& t);  // ldl_ops.cpp
 void register_matrix_function_ops(OpTable& t);  // matrix_function_ops.cpp
 void register_eigen_svd_ops(OpTable& t);  // eigen_svd_ops.cpp
 void register_matrix_norm_ops(OpTable& t);  // matrix_norm_ops.cpp
-void register_packed_linear_ops(OpTable& t);  // packed_linear.cpp
 
 }  // namespace pt2web

@@ -16,7 +16,6 @@ void register_linalg_ops(OpTable& t) {
   register_matrix_function_ops(t);
   register_eigen_svd_ops(t);
   register_matrix_norm_ops(t);
-  register_packed_linear_ops(t);
 }
 
 }  // namespace pt2web

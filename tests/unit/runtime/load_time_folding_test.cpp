@@ -1,8 +1,7 @@
 // Load-time folding (runtime/load_time_folding.h): MobileNetV2's 52 batch
 // norms are folded into their convolutions when the session is made (both
 // dialects), narrow 1x1 convolutions get packed weights in place of the
-// folded ones, linear layers of few rows get packed weights, the loaded
-// program keeps them, buffers the program writes are
+// folded ones, the loaded program keeps them, buffers the program writes are
 // left alone, a program with nothing to fold is not copied, and replacing a folded running
 // statistic through set_buffer, or putting it back with reset_state, gives
 // what a program loaded with that value gives. The fixture case tests check
@@ -59,8 +58,7 @@ TEST_CASE("batch norms are folded into convolutions at load", "[load_time_foldin
     REQUIRE(folded.prepared);
     CHECK(&folded.program(program) == &*folded.prepared);
     CHECK(batch_norms(folded.prepared->graph) == 0);
-    // Two folded constants per batch norm, and (TRAINING dialect) the packed classifier weight.
-    CHECK(folded.prepared->constants.size() == program.constants.size() + 2 * 52 + (core ? 0 : 1));
+    CHECK(folded.prepared->constants.size() == program.constants.size() + 2 * 52);
     CHECK(folded.folded_buffers.count("features.0.1.running_var") == 1);
     // The session shows the program as loaded.
     Session session(std::move(program));
@@ -97,27 +95,12 @@ TEST_CASE("narrow 1x1 convolutions get their weights packed at load", "[load_tim
     CHECK(packed == 8);
     // Each packed weight replaced its folded copy: the constants count is unchanged and
     // every one of them is read.
-    // every one of them is read. The classifier's packed weight (TRAINING dialect) is new.
-    const size_t linears = count_target(folded.prepared->graph, "torch.ops.pt2web.packed_linear.default");
-    CHECK(linears == (core ? 0 : 1));
     size_t packed_constants = 0;
     for (const auto& entry : folded.prepared->constants) packed_constants += entry.first.rfind("packed_", 0) == 0;
-    CHECK(packed_constants == packed + linears);
-    CHECK(folded.prepared->constants.size() == program.constants.size() + 2 * 52 + linears);
-    CHECK(folded.prepared->signature.input_specs.size() == program.signature.input_specs.size() + 2 * 52 + linears);
+    CHECK(packed_constants == packed);
+    CHECK(folded.prepared->constants.size() == program.constants.size() + 2 * 52);
+    CHECK(folded.prepared->signature.input_specs.size() == program.signature.input_specs.size() + 2 * 52);
   }
-}
-
-TEST_CASE("linear layers of few static rows get their weights packed at load", "[load_time_folding]") {
-  // MobileNetV2's classifier: aten.linear on [1, 1280] in the TRAINING dialect
-  // (the core dialect's addmm stays as it is). Its parameter stays in the
-  // program for stateDict() and save(); the fixture's cases check the results.
-  ExportedProgram program = load_fixture("mobilenet_v2", false);
-  LoadTimeFolding folded = fold_at_load(program, {}, buffers_the_program_may_write(program));
-  REQUIRE(folded.prepared);
-  REQUIRE(count_target(folded.prepared->graph, "torch.ops.pt2web.packed_linear.default") == 1);
-  CHECK(count_target(folded.prepared->graph, "torch.ops.aten.linear.default") == 0);
-  CHECK(folded.prepared->state_dict.count("classifier.1.weight") == 1);
 }
 
 TEST_CASE("buffers the program may write are not folded", "[load_time_folding]") {
