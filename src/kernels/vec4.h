@@ -33,4 +33,14 @@ inline Vec4i splat_i(int32_t x) { return Vec4i{x, x, x, x}; }
 
 inline float sum4(Vec4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
+// Rows r0..r3 of a 4x4 block become its columns.
+inline void transpose4(Vec4& r0, Vec4& r1, Vec4& r2, Vec4& r3) {
+  const Vec4 t0 = __builtin_shufflevector(r0, r1, 0, 4, 1, 5), t1 = __builtin_shufflevector(r2, r3, 0, 4, 1, 5);
+  const Vec4 t2 = __builtin_shufflevector(r0, r1, 2, 6, 3, 7), t3 = __builtin_shufflevector(r2, r3, 2, 6, 3, 7);
+  r0 = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+  r1 = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+  r2 = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+  r3 = __builtin_shufflevector(t2, t3, 2, 3, 6, 7);
+}
+
 }  // namespace pt2web::simd

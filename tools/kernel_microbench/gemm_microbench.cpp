@@ -116,23 +116,6 @@ float max_difference(const std::vector<float>& x, const std::vector<float>& y) {
   return d;
 }
 
-// Best of `rounds` interleaved measurements of each, in GFLOP/s.
-// A candidate for batch-1 `linear`, not in pt2web yet: the weight [N, K]
-// packed ahead into 16-output panels (panel p holds outputs 16p.. as K
-// groups of 16 floats, W^T's panels), so the product streams it once in
-// order with four accumulators and one broadcast of x per step.
-__attribute__((noinline)) void packed_gemv(int64_t N, int64_t K, const float* x, const float* panels, float* y) {
-  for (int64_t j = 0; j < N; j += 16, panels += 16 * K) {
-    Vec4 c0{}, c1{}, c2{}, c3{};
-    const float* w = panels;
-    for (int64_t k = 0; k < K; ++k, w += 16) {
-      const Vec4 xk = splat4(x + k);
-      c0 += xk * load4(w), c1 += xk * load4(w + 4), c2 += xk * load4(w + 8), c3 += xk * load4(w + 12);
-    }
-    store4(y + j, c0), store4(y + j + 4, c1), store4(y + j + 8, c2), store4(y + j + 12, c3);
-  }
-}
-
 // Best of `rounds` interleaved measurements, as GB/s of the weight read.
 void compare_stream(const char* name, double bytes, const std::function<void()>& ours, const float* weight,
                     int rounds) {
@@ -239,16 +222,19 @@ int main(int argc, char** argv) {
     compare_stream(p.name, 4.0 * p.K * p.N,
                    [&] { pt2web::gemm_f32(1, p.N, p.K, pt2web::MatrixF32{x.data(), p.K, 1}, W, y.data(), p.N, false); },
                    w.data(), rounds);
-    if (p.linear && p.N % 16 == 0) {
-      std::vector<float> panels(w.size()), packed_y(p.N);
-      for (int64_t j = 0; j < p.N; ++j)
-        for (int64_t k = 0; k < p.K; ++k) panels[(j / 16) * 16 * p.K + k * 16 + j % 16] = w[j * p.K + k];
-      packed_gemv(p.N, p.K, x.data(), panels.data(), packed_y.data());
+    if (p.linear) {
+      // The same product with the weight packed ahead (gemm_packed_weight_t_f32).
+      std::vector<float> packed(static_cast<size_t>(pt2web::packed_weight_floats(p.N, p.K))), packed_y(p.N);
+      pt2web::pack_weight_f32(p.N, p.K, pt2web::MatrixF32{w.data(), p.K, 1}, packed.data());
+      auto packed_product = [&] {
+        pt2web::gemm_packed_weight_t_f32(1, p.N, p.K, pt2web::MatrixF32{x.data(), p.K, 1}, packed.data(),
+                                         packed_y.data(), p.N, nullptr);
+      };
+      packed_product();
       y.assign(p.N, 0.0f);
       pt2web::gemm_f32(1, p.N, p.K, pt2web::MatrixF32{x.data(), p.K, 1}, W, y.data(), p.N, false);
-      if (max_difference(y, packed_y) > 1e-3f) std::printf("packed gemv differs\n");
-      compare_stream("  packed (candidate)", 4.0 * p.K * p.N,
-                     [&] { packed_gemv(p.N, p.K, x.data(), panels.data(), packed_y.data()); }, panels.data(), rounds);
+      if (max_difference(y, packed_y) > 1e-3f) std::printf("packed product differs\n");
+      compare_stream("  packed ahead", 4.0 * p.K * p.N, packed_product, packed.data(), rounds);
     }
   }
   return 0;

@@ -14,6 +14,7 @@
 #include "kernels/gemm/gemm_microkernel.h"
 #include "kernels/gemm/gemm_packing.h"
 #include "kernels/gemm/gemv.h"
+#include "kernels/gemm/packed_weight_rows.h"
 #include "kernels/parallel/thread_pool.h"
 
 namespace pt2web {
@@ -22,7 +23,6 @@ namespace {
 
 using namespace gemm_detail;
 
-constexpr int64_t kBlockK = 256;   // KC: a B panel of 256x16 floats is 16 KiB
 constexpr int64_t kBlockM = 120;   // MC: a packed A block of 120x256 floats is 120 KiB
 constexpr int64_t kBlockN = 1024;  // NC: a packed B block of 256x1024 floats is 1 MiB
 // When all rows fit one MC block, A is packed once per K block and B in
@@ -202,14 +202,12 @@ void transposed_product(int64_t M, int64_t N, int64_t K, PanelSourceF32 a_transp
 // 16-column panel of W^T, so block (k0, j0) is found, never packed.
 struct PackedWeightPanels {
   const float* data;
-  int64_t padded_rows;  // M rounded up to whole panels
+  int64_t rows;  // M, the weight's rows
   static const float* panels(const void* context, int64_t k0, int64_t kc, int64_t j0, int64_t, float*) {
     const auto* w = static_cast<const PackedWeightPanels*>(context);
-    return w->data + w->padded_rows * k0 + j0 * kc;
+    return packed_weight_block(w->data, w->rows, k0, kc, j0);
   }
 };
-
-int64_t padded_weight_rows(int64_t M) { return panel_count(M, kTileCols) * kTileCols; }
 
 // The unpacked product of few rows split by columns across threads.
 void unpacked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, MatrixF32 B, OutputF32 C, bool accumulate) {
@@ -273,9 +271,25 @@ void gemm_packed_weight_f32(int64_t M, int64_t N, int64_t K, const float* packed
                             int64_t ldc, const float* row_bias) {
   if (M <= 0 || N <= 0) return;
   if (K <= 0) return fill_bias(M, N, C, ldc, GemmBias{row_bias, nullptr});
-  const PackedWeightPanels weight{packed, padded_weight_rows(M)};
+  const PackedWeightPanels weight{packed, M};
   transposed_product(M, N, K, PanelSourceF32{&PackedWeightPanels::panels, &weight}, B, C, ldc, false,
                      GemmBias{row_bias, nullptr});
+}
+
+void gemm_packed_weight_t_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, const float* packed, float* C,
+                              int64_t ldc, const float* col_bias) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) return fill_bias(M, N, C, ldc, GemmBias{nullptr, col_bias});
+  if (M <= kMaxUnpackedRows) {
+    // Split by panels: every output is computed by one thread, as on one thread.
+    parallel::parallel_for(
+        N, kTileCols, parallel::min_items_for(M * K),
+        [&](int64_t j0, int64_t j1) { packed_weight_rows_f32(M, N, K, A, packed, j0, j1, C, ldc, col_bias); }, 4);
+    return;
+  }
+  const PackedWeightPanels weight{packed, N};
+  gemm_blocked_parallel(M, N, K, A, PanelSourceF32{&PackedWeightPanels::panels, &weight}, C, ldc, false,
+                        GemmBias{nullptr, col_bias});
 }
 
 }  // namespace pt2web

@@ -76,6 +76,14 @@ void pack_weight_f32(int64_t M, int64_t K, MatrixF32 W, float* packed);
 void gemm_packed_weight_f32(int64_t M, int64_t N, int64_t K, const float* packed, MatrixF32 B, float* C,
                             int64_t ldc, const float* row_bias);
 
+// C[M, N] = A[M, K] W^T (+ col_bias, N values, may be null) with a weight
+// W [N, K] packed as above by pack_weight_f32(N, K, ...): a product that
+// reads the same weight many times (a recurrent layer's steps). Up to eight
+// rows stream the panels in place (packed_weight_rows.h); more take the
+// blocked path with the panels as its B blocks, so no call packs the weight.
+void gemm_packed_weight_t_f32(int64_t M, int64_t N, int64_t K, MatrixF32 A, const float* packed, float* C,
+                              int64_t ldc, const float* col_bias);
+
 // Row-major operands with row strides lda and ldb.
 inline void gemm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
                      float* C, int64_t ldc, bool accumulate) {

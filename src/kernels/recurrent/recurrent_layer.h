@@ -16,6 +16,7 @@
 
 #include "kernels/gemm/gemm.h"
 #include "kernels/math/array_math.h"
+#include "kernels/math/vec4_math.h"
 #include "kernels/gemm/typed_gemm.h"
 #include "tensor/tensor.h"
 
@@ -55,6 +56,43 @@ void project_rows(const M* x, int64_t rows, int64_t K, const Tensor& w_t, const 
   attention_family::gemm<M>(rows, N, K, x, K, w_t.data<M>(), N, out, N, bias.defined());
 }
 
+// The per-step hidden projection out[B, G*H] = h[B, Hout] @ W_hh^T + b_hh.
+// float32 packs W_hh once per sequence into the 16-output panels that
+// gemm_packed_weight_t_f32 streams (every step reads the whole weight, which
+// the packed panels serve at close to a plain read's rate); other types use
+// project_rows. Holds a thread-local buffer that only grows: one projection
+// per thread at a time.
+template <typename M>
+class HiddenProjection {
+ public:
+  explicit HiddenProjection(const DirectionWeights& w) : w_(w) {
+    if constexpr (std::is_same<M, float>::value) {
+      const int64_t GH = w.w_hh_t.size(1), Hout = w.w_hh_t.size(0);
+      std::vector<float>& packed = packed_storage();
+      packed.resize(static_cast<size_t>(packed_weight_floats(GH, Hout)));
+      const MatrixF32 w_hh_t{w.w_hh_t.data<float>(), w.w_hh_t.strides()[0], w.w_hh_t.strides()[1]};
+      pack_weight_f32(GH, Hout, w_hh_t.transposed(), packed.data());
+    }
+  }
+
+  void operator()(const M* h, int64_t B, M* out) const {
+    if constexpr (std::is_same<M, float>::value) {
+      const int64_t GH = w_.w_hh_t.size(1), Hout = w_.w_hh_t.size(0);
+      gemm_packed_weight_t_f32(B, GH, Hout, MatrixF32{h, Hout, 1}, packed_storage().data(), out, GH,
+                               w_.b_hh.defined() ? w_.b_hh.data<float>() : nullptr);
+    } else {
+      project_rows<M>(h, B, w_.out, w_.w_hh_t, w_.b_hh, out);
+    }
+  }
+
+ private:
+  static std::vector<float>& packed_storage() {
+    thread_local std::vector<float> packed;
+    return packed;
+  }
+  const DirectionWeights& w_;
+};
+
 template <typename M>
 M sigmoid(M x) {
   return M(1) / (M(1) + std::exp(-x));
@@ -67,21 +105,38 @@ inline float* gate_scratch(int64_t n) {
   return gates.data();
 }
 
-// float32: the gate activations run vectorized over whole gate rows.
+// Four hidden units of the LSTM cell on four lanes: x and h point at the
+// input gate's values, the other gates follow `gate_stride` apart.
+inline void lstm_lanes(const float* x, const float* h, int64_t gate_stride, float* cell, float* out) {
+  using simd::load4;
+  using simd::Vec4;
+  const Vec4 in_gate = simd::sigmoid4(load4(h) + load4(x));
+  const Vec4 forget_gate = simd::sigmoid4(load4(h + gate_stride) + load4(x + gate_stride));
+  const Vec4 cell_gate = simd::tanh4(load4(h + 2 * gate_stride) + load4(x + 2 * gate_stride));
+  const Vec4 out_gate = simd::sigmoid4(load4(h + 3 * gate_stride) + load4(x + 3 * gate_stride));
+  const Vec4 c = forget_gate * load4(cell) + in_gate * cell_gate;
+  simd::store4(cell, c);
+  simd::store4(out, simd::tanh4(c) * out_gate);
+}
+
+// float32: all four gates and the state update in one pass, four units at a
+// time (the last H % 4 units through zero-padded lanes).
 inline void lstm_update_f32(const float* xg, const float* hg, float* c, float* h_raw, int64_t B, int64_t H) {
-  float* g = gate_scratch(4 * H);
   for (int64_t b = 0; b < B; ++b) {
     const float* x = xg + b * 4 * H;
     const float* h = hg + b * 4 * H;
-    for (int64_t j = 0; j < 4 * H; ++j) g[j] = h[j] + x[j];
-    sigmoid_f32(g, g, 2 * H);              // input and forget gates
-    tanh_f32(g + 2 * H, g + 2 * H, H);     // cell gate
-    sigmoid_f32(g + 3 * H, g + 3 * H, H);  // output gate
     float* cell = c + b * H;
     float* out = h_raw + b * H;
-    for (int64_t j = 0; j < H; ++j) cell[j] = g[H + j] * cell[j] + g[j] * g[2 * H + j];
-    tanh_f32(cell, out, H);
-    for (int64_t j = 0; j < H; ++j) out[j] *= g[3 * H + j];
+    int64_t j = 0;
+    for (; j + 4 <= H; j += 4) lstm_lanes(x + j, h + j, H, cell + j, out + j);
+    if (j == H) continue;
+    float xs[16] = {}, hs[16] = {}, cs[4] = {}, os[4];
+    for (int64_t l = 0; l < H - j; ++l) {
+      for (int q = 0; q < 4; ++q) xs[q * 4 + l] = x[q * H + j + l], hs[q * 4 + l] = h[q * H + j + l];
+      cs[l] = cell[j + l];
+    }
+    lstm_lanes(xs, hs, 4, cs, os);
+    for (int64_t l = 0; l < H - j; ++l) cell[j + l] = cs[l], out[j + l] = os[l];
   }
 }
 
@@ -156,10 +211,11 @@ void run_direction(CellKind kind, const DirectionWeights& w, const M* x, int64_t
   std::vector<M> xg(static_cast<size_t>(T * B * GH)), hg(static_cast<size_t>(B * GH));
   std::vector<M> raw(projected ? static_cast<size_t>(B * H) : 0);
   project_rows<M>(x, T * B, w.input, w.w_ih_t, w.b_ih, xg.data());
+  const HiddenProjection<M> project_hidden(w);
   for (int64_t s = 0; s < T; ++s) {
     const int64_t t = reverse ? T - 1 - s : s;
     const M* xt = xg.data() + t * B * GH;
-    project_rows<M>(h, B, Hout, w.w_hh_t, w.b_hh, hg.data());
+    project_hidden(h, B, hg.data());
     switch (kind) {
       case CellKind::Lstm:
         lstm_update<M>(xt, hg.data(), c, projected ? raw.data() : h, B, H);

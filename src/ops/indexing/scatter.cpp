@@ -3,7 +3,9 @@
 // and index_add/index_copy/index_fill (+ in-place forms).
 //
 // In-place forms compute the functional result and write it back into self,
-// so a source that aliases self is read before anything is overwritten.
+// so a source that aliases self is read before anything is overwritten;
+// index_add_ and index_copy_ with a source apart from self write into self
+// directly (only the indexed slices).
 #include <algorithm>
 #include <cmath>
 
@@ -16,8 +18,14 @@ namespace pt2web {
 
 namespace {
 
-// Pushes self after writing `result` into it (the in-place forms).
-void push_in_place(OpCall& c, const Tensor& result) { c.push(assign_in_place(c.tensor(0), result)); }
+// Pushes self after writing `result` into it (the in-place forms); a result
+// that is self already is pushed as it is.
+void push_in_place(OpCall& c, const Tensor& result) {
+  const Tensor& self = c.tensor(0);
+  const bool is_self = result.storage() == self.storage() && result.storage_offset() == self.storage_offset() &&
+                       result.sizes() == self.sizes() && result.strides() == self.strides();
+  c.push(is_self ? self : assign_in_place(self, result));
+}
 
 // ---- index_select / embedding ---------------------------------------------------
 
@@ -327,9 +335,13 @@ void check_index_source(const OpCall& c, const Tensor& self, int64_t dim, const 
          ") should be equal to source.size(dim) (", src.sizes()[dim], ")");
 }
 
-// out.select(dim, idx[i]) = combine(that slice, source.select(dim, i)) for every i.
+// out.select(dim, idx[i]) = combine(that slice, source.select(dim, i)) for
+// every i. `out` is a copy of self, or (in_place, when source does not share
+// self's storage) self itself, so an in-place call on a large tensor (a KV
+// cache row written per step) touches only the slices it writes. Every check
+// runs before the first write.
 template <typename Combine>
-Tensor index_combine(const OpCall& c, const char* op, bool int32_ok, Combine combine) {
+Tensor index_combine(const OpCall& c, const char* op, bool int32_ok, bool in_place, Combine combine) {
   const Tensor& self = c.tensor(0);
   const Tensor& index = c.tensor(2);
   const Tensor& source = c.tensor(3);
@@ -337,7 +349,8 @@ Tensor index_combine(const OpCall& c, const char* op, bool int32_ok, Combine com
   if (index.dtype() != DType::Int64 && !(int32_ok && index.dtype() == DType::Int32))
     fail(ErrorCode::BadInput, c.where(), op, "(): Expected dtype int", int32_ok ? "32/int" : "", "64 for index");
   check_index_source(c, self, dim, index, source, op);
-  Tensor out = self.clone();
+  const bool write_self = in_place && source.storage() != self.storage();
+  Tensor out = write_self ? self : self.clone();
   Tensor dst = as_nonempty_dim(out), src = as_nonempty_dim(source);
   std::vector<int64_t> idx = checked_positions(index, dst.sizes()[dim], c.where());
   visit_dtype(out.dtype(), [&](auto tag) {
@@ -359,7 +372,7 @@ void index_add_op(OpCall& c) {
   Scalar alpha = c.scalar(4);
   if (alpha.kind == Scalar::Kind::Double && !is_floating(c.tensor(0).dtype()) && alpha.d != 1.0)
     fail(ErrorCode::BadInput, c.where(), "For integral input tensors, argument alpha must not be a floating point number.");
-  Tensor out = index_combine(c, "index_add_", true, [&](auto a, auto b) {
+  Tensor out = index_combine(c, "index_add_", true, InPlace, [&](auto a, auto b) {
     using T = decltype(a);
     using M = opmath_t<T>;
     M scale = alpha.kind == Scalar::Kind::Double ? static_cast<M>(alpha.d) : static_cast<M>(alpha.i);
@@ -371,7 +384,7 @@ void index_add_op(OpCall& c) {
 
 template <bool InPlace>
 void index_copy_op(OpCall& c) {
-  Tensor out = index_combine(c, "index_copy_", false, [](auto, auto b) { return b; });
+  Tensor out = index_combine(c, "index_copy_", false, InPlace, [](auto, auto b) { return b; });
   InPlace ? push_in_place(c, out) : c.push(out);
 }
 

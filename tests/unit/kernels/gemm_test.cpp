@@ -170,3 +170,34 @@ TEST_CASE("products with a weight packed ahead match the reference", "[kernels][
           }
       }
 }
+
+TEST_CASE("products by the transpose of a weight packed ahead match the reference", "[kernels][gemm]") {
+  // C = A W^T, W [N, K]: one and two rows at a time up to eight (the
+  // streamed panels), nine and more (the blocked path); panel tails
+  // (N = 1, 15, 33; 16 exact), K-block tails (255, 257, 520), K = 0; A row-major
+  // or strided.
+  for (int64_t M : {1, 2, 3, 8, 9, 50})
+    for (int64_t N : {1, 15, 16, 33})
+      for (int64_t K : {0, 1, 7, 255, 257, 520})
+        for (Layout la : {Layout::RowMajor, Layout::Strided})
+          for (bool with_bias : {false, true}) {
+            std::vector<float> a_store, w_store;
+            MatrixF32 A = make_matrix(M, K, la, a_store, 21);
+            MatrixF32 W = make_matrix(N, K, Layout::RowMajor, w_store, 22);
+            std::vector<float> bias = pseudo_random(static_cast<size_t>(N), 23);
+            std::vector<float> packed(static_cast<size_t>(packed_weight_floats(N, K)));
+            pack_weight_f32(N, K, W, packed.data());
+            const int64_t ldc = N + 2;
+            std::vector<float> expected(static_cast<size_t>(M * ldc), 7.0f), got = expected;
+            const float* cols = with_bias ? bias.data() : nullptr;
+            gemm_f32_reference(M, N, K, A, W.transposed(), expected.data(), ldc, false, GemmBias{nullptr, cols});
+            gemm_packed_weight_t_f32(M, N, K, A, packed.data(), got.data(), ldc, cols);
+            INFO("M=" << M << " N=" << N << " K=" << K << " layout " << static_cast<int>(la) << " bias " << with_bias);
+            for (int64_t i = 0; i < M; ++i)
+              for (int64_t j = 0; j < ldc; ++j) {
+                const float want = expected[i * ldc + j], have = got[i * ldc + j];
+                if (j >= N) REQUIRE(have == want);
+                else REQUIRE(std::fabs(have - want) <= 1e-5f * (1.0f + static_cast<float>(K)));
+              }
+          }
+}

@@ -174,3 +174,39 @@ TEST_CASE("single-step cells match the layers", "[recurrent]") {
                                            tv(make({1, 1}, {1})), tv(make({1}, {-1})), tv(make({1}, {0}))});
   check_values(tanh[0].tensor, {1, 1}, {std::tanh(1.0)});
 }
+
+TEST_CASE("float32 lstm and gru match the float64 layers on wider states", "[recurrent]") {
+  // Hidden sizes 6 and 13: whole four-lane groups of the float32 gate pass and
+  // their tails; batch 3 (a pair of rows and one more in the hidden
+  // product), two layers. The float64 path is the plain scalar reference.
+  auto values = [](int64_t n, double scale, int seed) {
+    std::vector<double> v(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = scale * std::sin(0.7 * static_cast<double>(i) + seed);
+    return v;
+  };
+  for (int64_t H : {6, 13})
+    for (bool lstm : {true, false}) {
+      const int64_t T = 5, B = 3, in = 4, G = (lstm ? 4 : 3) * H;
+      auto run = [&](DType dtype) {
+        std::vector<Tensor> params;
+        for (int64_t l = 0; l < 2; ++l) {
+          const int64_t width = l == 0 ? in : H;
+          params.push_back(make({G, width}, values(G * width, 0.4, 1 + static_cast<int>(l)), dtype));
+          params.push_back(make({G, H}, values(G * H, 0.3, 3 + static_cast<int>(l)), dtype));
+          params.push_back(make({G}, values(G, 0.2, 5 + static_cast<int>(l)), dtype));
+          params.push_back(make({G}, values(G, 0.1, 7 + static_cast<int>(l)), dtype));
+        }
+        Tensor x = make({T, B, in}, values(T * B * in, 1.0, 9), dtype);
+        Tensor h0 = make({2, B, H}, values(2 * B * H, 0.5, 11), dtype);
+        Tensor c0 = make({2, B, H}, values(2 * B * H, 0.5, 13), dtype);
+        auto out = lstm ? call("aten::lstm.input", args_with({tv(x), tl({h0, c0}), tl(params)}, flags(true, 2, false, false)))
+                        : call("aten::gru.input", args_with({tv(x), tv(h0), tl(params)}, flags(true, 2, false, false)));
+        return out[0].tensor.to(DType::Float64, true);
+      };
+      const Tensor got = run(DType::Float32), want = run(DType::Float64);
+      INFO("H=" << H << (lstm ? " lstm" : " gru"));
+      REQUIRE(got.numel() == T * B * H);
+      for (int64_t i = 0; i < got.numel(); ++i)
+        REQUIRE(got.data<double>()[i] == Approx(want.data<double>()[i]).margin(2e-6));
+    }
+}

@@ -192,6 +192,31 @@ TEST_CASE("index_select, embedding, take and index_add", "[shape_indexing]") {
         {1, 1, 7});
 }
 
+TEST_CASE("index_copy_ and index_add_ write into self", "[shape_indexing]") {
+  Tensor cache = iota({4, 2});
+  Tensor out = call1("aten::index_copy_.default", {tv(cache), iv(0), tv(i64({1}, {2})), tv(f32({1, 2}, {10, 11}))});
+  check_values(cache, {4, 2}, {0, 1, 2, 3, 10, 11, 6, 7});
+  CHECK(out.storage() == cache.storage());
+  // A strided self: the written slice lands in its storage.
+  Tensor base = iota({2, 3});
+  Tensor view = base.as_strided({3, 2}, {1, 3}, 0);  // [[0, 3], [1, 4], [2, 5]]
+  call1("aten::index_copy_.default", {tv(view), iv(0), tv(i64({1}, {1})), tv(f32({1, 2}, {-1, -2}))});
+  check_values(base, {2, 3}, {0, -1, 2, 3, -2, 5});
+  // A source that is a view of self is read before anything is written.
+  Tensor x = iota({3});
+  call1("aten::index_copy_.default", {tv(x), iv(0), tv(i64({2}, {1, 2})), tv(x.as_strided({2}, {1}, 0))});
+  check_values(x, {3}, {0, 0, 1});
+  // A bad index fails before any write.
+  Tensor y = iota({3});
+  CHECK(error_code_of("aten::index_copy_.default", {tv(y), iv(0), tv(i64({2}, {0, 5})), tv(f32({2}, {9, 9}))}) ==
+        ErrorCode::BadInput);
+  check_values(y, {3}, {0, 1, 2});
+  // Repeated indices accumulate.
+  Tensor acc = f32({3}, {1, 1, 1});
+  call1("aten::index_add_.default", {tv(acc), iv(0), tv(i64({2}, {2, 2})), tv(f32({2}, {1, 2}))});
+  check_values(acc, {3}, {1, 1, 4});
+}
+
 TEST_CASE("masked_fill broadcasts, masked_select and nonzero walk in row-major order", "[shape_indexing]") {
   Tensor x = iota({2, 3});
   Tensor mask = make(DType::Bool, {3}, {0, 1, 0});
