@@ -1,5 +1,7 @@
 #include "runtime/thread_choice.h"
 
+#include <algorithm>
+
 namespace pt2web {
 
 namespace {
@@ -11,16 +13,31 @@ bool probe_uses_one_thread(int i) { return ((i + 1) / 2) % 2 == 1; }
 
 int ThreadChoice::next() const {
   if (allowed_ == 1) return 1;
-  if (chosen_ != 0) return chosen_;
-  if (recorded_ == 0) return allowed_;
-  return probe_uses_one_thread(recorded_ - 1) ? 1 : allowed_;
+  if (!started_) return allowed_;
+  if (!probing_) return chosen_;
+  return probe_uses_one_thread(probe_runs_) ? 1 : allowed_;
 }
 
 void ThreadChoice::record(int threads, double seconds) {
-  if (settled() || threads != next()) return;
-  if (recorded_ > 0) seconds_[threads == 1 ? 1 : 0] += seconds;
-  ++recorded_;
-  if (recorded_ == kProbeRuns + 1) chosen_ = seconds_[1] < (1.0 - kMargin) * seconds_[0] ? 1 : allowed_;
+  if (allowed_ == 1 || threads != next()) return;
+  if (!started_) {
+    started_ = true;
+    return;
+  }
+  if (!probing_) {
+    if (--until_probe_ == 0) {
+      probing_ = true;
+      probe_runs_ = 0;
+      seconds_[0] = seconds_[1] = 0.0;
+    }
+    return;
+  }
+  seconds_[threads == 1 ? 1 : 0] += seconds;
+  if (++probe_runs_ < kProbeRuns) return;
+  chosen_ = seconds_[1] < (1.0 - kMargin) * seconds_[0] ? 1 : allowed_;
+  probing_ = false;
+  hold_ = hold_ == 0 ? kFirstHold : std::min(2 * hold_, kLongestHold);
+  until_probe_ = hold_;
 }
 
 }  // namespace pt2web

@@ -1,7 +1,9 @@
 // ThreadChoice: the untimed first run, the N 1 1 N N 1 1 N probe order, the
-// margin one thread must win by, and what it settles on.
+// margin one thread must win by, what it settles on, and the later probes
+// after holds that double.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "runtime/thread_choice.h"
@@ -78,4 +80,28 @@ TEST_CASE("a run recorded with another count than asked for is ignored", "[threa
   const std::vector<int> used = probe(choice, 1.0, 2.0);
   CHECK(used.size() == ThreadChoice::kProbeRuns);
   CHECK(choice.next() == 2);
+}
+
+TEST_CASE("a later probe can change the choice, after holds that double", "[thread_choice]") {
+  ThreadChoice choice(2);
+  probe(choice, 1.0, 0.5);  // one thread looked faster (V8 still compiling, say)
+  REQUIRE(choice.next() == 1);
+  CHECK(choice.runs_until_probe() == ThreadChoice::kFirstHold);
+  for (int run = 0; run < ThreadChoice::kFirstHold; ++run) {
+    CHECK(choice.settled());
+    CHECK(choice.next() == 1);
+    choice.record(1, 0.5);
+  }
+  CHECK_FALSE(choice.settled());  // the second probe has started
+  probe(choice, 1.0, 2.0);
+  CHECK(choice.next() == 2);
+  CHECK(choice.runs_until_probe() == 2 * ThreadChoice::kFirstHold);
+  int hold = 2 * ThreadChoice::kFirstHold;
+  for (int round = 0; round < 10; ++round) {
+    for (int run = 0; run < hold; ++run) choice.record(2, 1.0);
+    probe(choice, 1.0, 2.0);
+    hold = std::min(2 * hold, ThreadChoice::kLongestHold);
+    CHECK(choice.runs_until_probe() == hold);
+  }
+  CHECK(choice.runs_until_probe() == ThreadChoice::kLongestHold);
 }
