@@ -34,7 +34,8 @@ void ThreadChoice::record(int threads, double seconds) {
   }
   seconds_[threads == 1 ? 1 : 0] += seconds;
   if (++probe_runs_ < kProbeRuns) return;
-  chosen_ = seconds_[1] < (1.0 - kMargin) * seconds_[0] ? 1 : allowed_;
+  const double allowed_run = seconds_[0] / (kProbeRuns / 2);
+  chosen_ = allowed_run < kLongestSplitLossSeconds && seconds_[1] < (1.0 - kMargin) * seconds_[0] ? 1 : allowed_;
   probing_ = false;
   hold_ = hold_ == 0 ? kFirstHold : std::min(2 * hold_, kLongestHold);
   until_probe_ = hold_;

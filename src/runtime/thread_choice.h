@@ -7,7 +7,8 @@
 // between the allowed count and one thread in the order N 1 1 N N 1 1 N, so
 // that code getting faster over those runs favours neither, and the runs
 // after it use the faster of the two (one thread must beat the allowed count
-// by kMargin of its time). The choice holds for kFirstHold runs, then a new
+// by kMargin of its time, and only runs shorter than
+// kLongestSplitLossSeconds may go to one thread). The choice holds for kFirstHold runs, then a new
 // probe decides again, and each hold is twice the last (up to kLongestHold):
 // the first probes run while V8 is still compiling the module on the other
 // core, which makes several threads look worse than they are, and a machine's
@@ -30,6 +31,11 @@ class ThreadChoice {
   static constexpr double kMargin = 0.05;
   static constexpr int kFirstHold = 16;
   static constexpr int kLongestHold = 1024;
+  // Runs longer than this on the allowed count keep it: their kernels split
+  // into parts worth far more than waking the pool, and a probe of such runs
+  // measures mostly other work on the machine (measured: MobileNetV2, ~20 ms,
+  // probed to one thread while onnxruntime-web's idle workers spun beside it).
+  static constexpr double kLongestSplitLossSeconds = 0.002;
 
   // `allowed` >= 1: what the program's owner asked for.
   explicit ThreadChoice(int allowed = 1) : allowed_(allowed < 1 ? 1 : allowed), chosen_(allowed_) {}
