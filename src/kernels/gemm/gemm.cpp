@@ -65,9 +65,12 @@ struct StridedB {
 // row's panels, row blocks one after another.
 int64_t whole_a_offset(int64_t padded_rows, int64_t i0, int64_t k0, int64_t kc) { return k0 * padded_rows + i0 * kc; }
 
+// Rows of A rounded up to whole panels.
+int64_t padded_a_rows(int64_t M) { return panel_count(M, kTileRows) * kTileRows; }
+
 // A packed whole (every K block and row block), the blocks split across threads.
 void pack_a_whole(MatrixF32 A, int64_t M, int64_t K, float* dst) {
-  const int64_t padded_rows = panel_count(M, kTileRows) * kTileRows;
+  const int64_t padded_rows = padded_a_rows(M);
   const int64_t row_blocks = panel_count(M, kBlockM);
   parallel::for_each_index(panel_count(K, kBlockK) * row_blocks, kBlockM * kBlockK, [&](int64_t block) {
     const int64_t k0 = block / row_blocks * kBlockK, i0 = block % row_blocks * kBlockM;
@@ -82,7 +85,7 @@ void pack_a_whole(MatrixF32 A, int64_t M, int64_t K, float* dst) {
 void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, int64_t j_begin, float* C,
                   int64_t ldc, bool accumulate, GemmBias bias, const float* whole_a = nullptr) {
   thread_local std::vector<float> packed_a, packed_b, row_storage, col_storage;
-  const int64_t padded_rows = panel_count(M, kTileRows) * kTileRows;
+  const int64_t padded_rows = padded_a_rows(M);
   const float* row_bias = padded(bias.rows, M, kTileRows, row_storage);
   const float* col_bias = padded(bias.cols, N, kTileCols, col_storage);
   // One row block: A packed for every K block at once (each packed once), B in narrower blocks.
@@ -137,9 +140,9 @@ void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSo
     // so there are several per thread.
     thread_local std::vector<float> shared_a;
     const bool share_a = parallel::thread_count() > 1 && M * K <= kMaxSharedAFloats &&
-                         N / std::max<int64_t>(parallel::min_items_for(M * K), 1) > 1;
+                         N / parallel::min_items_for(M * K) > 1;
     if (share_a) {
-      shared_a.resize(static_cast<size_t>(panel_count(M, kTileRows) * kTileRows * K));
+      shared_a.resize(static_cast<size_t>(padded_a_rows(M) * K));
       pack_a_whole(A, M, K, shared_a.data());
     }
     parallel::parallel_for(
