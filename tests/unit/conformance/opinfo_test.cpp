@@ -10,6 +10,7 @@
 
 #include "conformance_check.h"
 #include "known_failures.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -18,7 +19,7 @@ using namespace pt2web;
 #endif
 
 TEST_CASE("the OpInfo subset passes except its known failures", "[opinfo]") {
-  const std::string root = PT2WEB_CONFORMANCE_DIR;
+  const std::string root = testing::conformance_dir();
   testing::KnownFailures known = testing::read_known_failures(root + "/known_failures.tsv");
   std::vector<std::string> folders = testing::conformance_folders(root + "/opinfo");
   REQUIRE(folders.size() >= 500);

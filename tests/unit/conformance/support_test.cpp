@@ -11,12 +11,13 @@
 #include "known_failures.h"
 #include "runtime/loaded_program.h"
 #include "tie_order_compare.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
 namespace {
 
-const std::string kSubset = std::string(PT2WEB_CONFORMANCE_DIR) + "/opinfo/";
+const std::string kSubset = testing::conformance_dir() + "/opinfo/";
 
 std::unique_ptr<LoadedProgram> load_folder(const std::string& folder) {
   std::string model = kSubset + folder + "/model.pt2";

@@ -5,6 +5,7 @@
 // as BAD_FILE naming the weight file or config.
 #include "runtime/bad_input_util.h"
 #include "io/torch_load.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 using namespace pt2web::bad_input;
@@ -62,7 +63,7 @@ json& fc1_meta(json& config) { return config["fc1.weight"]["tensor_meta"]; }
 TEST_CASE("mlp with raw weights in the PT2-archive layout runs like the legacy file", "[bad_input]") {
   std::unique_ptr<LoadedProgram> raw = load_bytes(mlp_as_pt2_archive([](json&) {}));
   std::unique_ptr<LoadedProgram> legacy = load_bytes(fixture_bytes("mlp"));
-  testing::Case c = testing::read_cases(std::string(PT2WEB_FIXTURES_DIR) + "/mlp/cases.json").front();
+  testing::Case c = testing::read_cases(testing::fixtures_dir() + "/mlp/cases.json").front();
   double max_error = 0;
   CHECK(testing::compare(raw->run(c.args, c.kwargs), legacy->run(c.args, c.kwargs), 0, 0, &max_error).empty());
 }

@@ -11,12 +11,13 @@
 #include "io/pt2_loader.h"
 #include "cases.h"
 #include "util/error.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
 namespace {
 
-std::string fixture(const std::string& path) { return std::string(PT2WEB_FIXTURES_DIR) + "/" + path; }
+std::string fixture(const std::string& path) { return testing::fixtures_dir() + "/" + path; }
 
 Bytes file_bytes(const std::string& path) {
   return std::make_shared<const std::vector<uint8_t>>(testing::read_file(path));

@@ -25,6 +25,7 @@
 #include "runtime/loaded_program.h"
 #include "util/error.h"
 #include "zip_records.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 using testing::ArchiveModel;
@@ -83,7 +84,7 @@ void check_converted(const std::string& folder, bool core, const ArchiveOptions&
   }
 }
 
-const std::string kShared = std::string(PT2WEB_EXPORT_FIXTURES_DIR) + "/archive_shared_storage";
+const std::string kShared = testing::export_fixtures_dir() + "/archive_shared_storage";
 
 std::string error_of(const std::function<void()>& f, ErrorCode* code = nullptr) {
   try {
@@ -98,8 +99,8 @@ std::string error_of(const std::function<void()>& f, ErrorCode* code = nullptr) 
 }  // namespace
 
 TEST_CASE("every fixture converted to the PT2-archive layout passes its cases", "[io][pt2-archive][fixtures]") {
-  for (const std::string& dir : {std::string(PT2WEB_FIXTURES_DIR), std::string(PT2WEB_EXPORT_FIXTURES_DIR),
-                                 std::string(PT2WEB_DECOMP_FIXTURES_DIR), testing::int8_fixtures_dir()}) {
+  for (const std::string& dir : {testing::fixtures_dir(), testing::export_fixtures_dir(),
+                                 testing::decomp_fixtures_dir(), testing::int8_fixtures_dir()}) {
     for (const auto& name : testing::fixture_names(dir)) {
       for (bool core : {false, true}) {
         if (!testing::file_exists(dir + "/" + name + (core ? "/cases.core.json" : "/cases.json"))) continue;
@@ -114,9 +115,9 @@ TEST_CASE("every fixture converted to the PT2-archive layout passes its cases", 
 TEST_CASE("pickled weight forms of the PT2 archive pass their cases", "[io][pt2-archive][fixtures]") {
   // Between them: parameters (tied), buffers (views, mutated, persistent or
   // not), tensor constants (views) and batch-norm statistics.
-  const std::vector<std::string> folders = {kShared, std::string(PT2WEB_FIXTURES_DIR) + "/constants",
-                                            std::string(PT2WEB_FIXTURES_DIR) + "/counter_buffer",
-                                            std::string(PT2WEB_FIXTURES_DIR) + "/batchnorm_train"};
+  const std::vector<std::string> folders = {kShared, testing::fixtures_dir() + "/constants",
+                                            testing::fixtures_dir() + "/counter_buffer",
+                                            testing::fixtures_dir() + "/batchnorm_train"};
   for (const auto& folder : folders) {
     for (WeightsForm form : {WeightsForm::PickledFiles, WeightsForm::PickledDict}) {
       ArchiveOptions options;
@@ -224,7 +225,7 @@ TEST_CASE("a converted archive's bytes follow the PT2-archive spec", "[io][pt2-a
 }
 
 TEST_CASE("several models in one PT2 archive load by name", "[io][pt2-archive]") {
-  const std::string fixtures = PT2WEB_FIXTURES_DIR;
+  const std::string fixtures = testing::fixtures_dir();
   Bytes encoder = fixture_bytes(fixtures + "/mlp/model.pt2");
   Bytes decoder = fixture_bytes(fixtures + "/constants/model.pt2");
   auto bytes = as_bytes(testing::convert_to_pt2_archive({{"encoder", encoder}, {"decoder", decoder}}));
@@ -293,7 +294,7 @@ TEST_CASE("several models in one PT2 archive load by name", "[io][pt2-archive]")
 }
 
 TEST_CASE("big-endian archives: pickled weights are byte-swapped, raw ones refused", "[io][pt2-archive][endian]") {
-  const std::string mlp = std::string(PT2WEB_FIXTURES_DIR) + "/mlp";
+  const std::string mlp = testing::fixtures_dir() + "/mlp";
 
   SECTION("a PT2 archive with raw weights in big-endian order is refused naming the file and the order") {
     ArchiveOptions options;
@@ -358,7 +359,7 @@ TEST_CASE("PT2-archive versions other than 0 are refused naming the record", "[i
 }
 
 TEST_CASE("example inputs that pickle a user dataclass leave the program loadable", "[io][pytree]") {
-  const std::string dir = std::string(PT2WEB_EXPORT_FIXTURES_DIR) + "/pytree_dataclass";
+  const std::string dir = testing::export_fixtures_dir() + "/pytree_dataclass";
   for (const char* file : {"/model.pt2", "/model.core.pt2"}) {
     ExportedProgram ep = load_pt2(fixture_bytes(dir + file), "pytree_dataclass");
     CHECK_FALSE(ep.example_inputs.has_value());

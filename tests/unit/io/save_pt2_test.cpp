@@ -18,6 +18,7 @@
 #include "passes/run_decompositions.h"
 #include "runtime/loaded_program.h"
 #include "util/error.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -82,12 +83,12 @@ TEST_CASE("zip writer: stored entries, CRC-32, aligned data", "[save][zip]") {
 }
 
 TEST_CASE("load -> save -> load keeps every fixture program", "[save][fixtures]") {
-  auto names = testing::fixture_names(PT2WEB_FIXTURES_DIR);
+  auto names = testing::fixture_names(testing::fixtures_dir());
   REQUIRE(names.size() >= 19);
   for (const auto& name : names)
     for (bool core : {false, true})
       SECTION(name + (core ? " core" : " training")) {
-        std::string dir = std::string(PT2WEB_FIXTURES_DIR) + "/" + name;
+        std::string dir = testing::fixtures_dir() + "/" + name;
         ExportedProgram program =
             load_pt2(as_bytes(testing::read_file(dir + (core ? "/model.core.pt2" : "/model.pt2"))), name);
         check_round_trip(program, dir + (core ? "/cases.core.json" : "/cases.json"));
@@ -95,10 +96,10 @@ TEST_CASE("load -> save -> load keeps every fixture program", "[save][fixtures]"
 }
 
 TEST_CASE("decomposed programs save and load back", "[save][decompose]") {
-  auto names = testing::fixture_names(PT2WEB_FIXTURES_DIR);
+  auto names = testing::fixture_names(testing::fixtures_dir());
   for (const auto& name : names)
     SECTION(name) {
-      std::string dir = std::string(PT2WEB_FIXTURES_DIR) + "/" + name;
+      std::string dir = testing::fixtures_dir() + "/" + name;
       ExportedProgram program = run_decompositions(load_pt2(as_bytes(testing::read_file(dir + "/model.pt2")), name));
       check_round_trip(program, dir + "/cases.core.json");
     }

@@ -18,6 +18,7 @@
 #include "io/zip_archive.h"
 #include "tensor/dtype.h"
 #include "util/error.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -202,7 +203,7 @@ bool points_into(const Tensor& t, const Bytes& bytes) {
 }
 
 std::vector<uint8_t> read_fixture(const std::string& relative) {
-  std::string path = std::string(PT2WEB_FIXTURES_DIR) + "/" + relative;
+  std::string path = testing::fixtures_dir() + "/" + relative;
   std::ifstream in(path, std::ios::binary);
   REQUIRE(in.good());
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

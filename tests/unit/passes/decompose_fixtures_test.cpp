@@ -18,6 +18,7 @@
 #include "passes/run_decompositions.h"
 #include "runtime/loaded_program.h"
 #include "util/error.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 using json = nlohmann::json;
@@ -129,12 +130,12 @@ void check_decomposed(const std::string& root, const std::string& name) {
 }  // namespace
 
 TEST_CASE("decomposing every fixture gives torch's Core ATen program", "[fixtures][decompose]") {
-  auto names = testing::fixture_names(PT2WEB_FIXTURES_DIR);
+  auto names = testing::fixture_names(testing::fixtures_dir());
   REQUIRE(names.size() >= 19);
   for (const auto& name : names)
     SECTION(name) {
       INFO(name);
-      check_decomposed(PT2WEB_FIXTURES_DIR, name);
+      check_decomposed(testing::fixtures_dir(), name);
     }
 }
 
@@ -142,11 +143,11 @@ TEST_CASE("decomposing every fixture gives torch's Core ATen program", "[fixture
 // (tools/torch/gen_decomposition_programs.py); only the name differences
 // listed in known_differences are allowed.
 TEST_CASE("decomposing the decomposition programs gives torch's Core ATen program", "[decompose]") {
-  auto names = testing::fixture_names(PT2WEB_DECOMP_FIXTURES_DIR);
+  auto names = testing::fixture_names(testing::decomp_fixtures_dir());
   REQUIRE(names.size() >= 6);
   for (const auto& name : names)
     SECTION(name) {
       INFO(name);
-      check_decomposed(PT2WEB_DECOMP_FIXTURES_DIR, name);
+      check_decomposed(testing::decomp_fixtures_dir(), name);
     }
 }

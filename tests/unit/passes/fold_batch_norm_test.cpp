@@ -11,6 +11,7 @@
 #include "io/pt2_loader.h"
 #include "passes/fold_batch_norm.h"
 #include "runtime/loaded_program.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -27,8 +28,8 @@ const char* const kBatchNorm = "torch.ops.aten._native_batch_norm_legit_no_train
 }  // namespace
 
 TEST_CASE("fold_batch_norm keeps every fixture's results", "[passes][fixtures]") {
-  for (const auto& name : testing::fixture_names(PT2WEB_FIXTURES_DIR)) {
-    std::string dir = std::string(PT2WEB_FIXTURES_DIR) + "/" + name;
+  for (const auto& name : testing::fixture_names(testing::fixtures_dir())) {
+    std::string dir = testing::fixtures_dir() + "/" + name;
     if (!testing::file_exists(dir + "/model.core.pt2")) continue;
     SECTION(name) {
       auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(dir + "/model.core.pt2"));

@@ -6,6 +6,7 @@
 #include "io/pt2_loader.h"
 #include "program/exported_program.h"
 #include "util/error.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -13,7 +14,7 @@ namespace {
 
 ExportedProgram load_fixture(const std::string& name) {
   auto bytes = std::make_shared<const std::vector<uint8_t>>(
-      testing::read_file(std::string(PT2WEB_FIXTURES_DIR) + "/" + name + "/model.pt2"));
+      testing::read_file(testing::fixtures_dir() + "/" + name + "/model.pt2"));
   return load_pt2(bytes, name);
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "runtime/bad_input_util.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 using namespace pt2web::bad_input;
@@ -12,7 +13,7 @@ using namespace pt2web::bad_input;
 namespace {
 
 std::vector<testing::Case> fixture_cases(const std::string& fixture) {
-  return testing::read_cases(std::string(PT2WEB_FIXTURES_DIR) + "/" + fixture + "/cases.json");
+  return testing::read_cases(testing::fixtures_dir() + "/" + fixture + "/cases.json");
 }
 
 PyValue args_of(std::vector<PyValue> items) { return PyValue::tuple(std::move(items)); }

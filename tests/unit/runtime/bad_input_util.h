@@ -17,6 +17,7 @@
 #include "runtime/loaded_program.h"
 #include "util/error.h"
 #include "zip_records.h"
+#include "test_data_dirs.h"
 
 namespace pt2web::bad_input {
 
@@ -37,7 +38,7 @@ Refusal refusal_of(Body body) {
 }
 
 inline std::vector<uint8_t> fixture_bytes(const std::string& fixture) {
-  return testing::read_file(std::string(PT2WEB_FIXTURES_DIR) + "/" + fixture + "/model.pt2");
+  return testing::read_file(testing::fixtures_dir() + "/" + fixture + "/model.pt2");
 }
 
 inline std::unique_ptr<LoadedProgram> load_bytes(const std::vector<uint8_t>& bytes) {

@@ -10,11 +10,12 @@
 #include "io/pt2_loader.h"
 #include "runtime/exported_module.h"
 #include "util/error.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
 TEST_CASE("module(): stateful calls, train()/eval() and direct calls fail like torch", "[module]") {
-  std::string dir = std::string(PT2WEB_FIXTURES_DIR) + "/counter_buffer";
+  std::string dir = testing::fixtures_dir() + "/counter_buffer";
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(dir + "/model.pt2"));
   ExportedProgram program = load_pt2(bytes, "counter_buffer");
   ExportedModule module(program);

@@ -13,6 +13,7 @@
 #include "io/pt2_writer.h"
 #include "runtime/fold_constants.h"
 #include "runtime/loaded_program.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -32,8 +33,8 @@ void check_cases(const ExportedProgram& p, const std::string& cases, const std::
 
 TEST_CASE("fold_constants keeps every fixture's results", "[runtime][fixtures][fold]") {
   size_t programs_folded = 0;
-  for (const auto& name : testing::fixture_names(PT2WEB_FIXTURES_DIR)) {
-    std::string dir = std::string(PT2WEB_FIXTURES_DIR) + "/" + name;
+  for (const auto& name : testing::fixture_names(testing::fixtures_dir())) {
+    std::string dir = testing::fixtures_dir() + "/" + name;
     for (const auto& [archive, cases] : {std::pair<std::string, std::string>{"model.pt2", "cases.json"},
                                          {"model.core.pt2", "cases.core.json"}}) {
       if (!testing::file_exists(dir + "/" + archive)) continue;

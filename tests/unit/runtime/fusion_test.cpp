@@ -10,6 +10,7 @@
 #include "cases.h"
 #include "io/pt2_loader.h"
 #include "runtime/executor.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -20,7 +21,7 @@ struct Counts {
 };
 
 Counts plan_counts(const std::string& fixture, bool core) {
-  const std::string path = std::string(PT2WEB_FIXTURES_DIR) + "/" + fixture + (core ? "/model.core.pt2" : "/model.pt2");
+  const std::string path = testing::fixtures_dir() + "/" + fixture + (core ? "/model.core.pt2" : "/model.pt2");
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(path));
   ExportedProgram program = load_pt2(bytes, fixture);
   GraphPlan plan(program.graph);

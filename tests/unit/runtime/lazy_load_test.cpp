@@ -15,6 +15,7 @@
 #include "io/pt2_loader.h"
 #include "runtime/loaded_program.h"
 #include "util/error.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -124,7 +125,7 @@ TEST_CASE("an int8 program from a copying source never copies the float original
 TEST_CASE("a float program from a copying source copies each weight once", "[lazy_load]") {
   for (const std::string fixture : {"mlp", "digits_cnn"}) {
     INFO(fixture);
-    Bytes bytes = file(PT2WEB_FIXTURES_DIR, fixture);
+    Bytes bytes = file(testing::fixtures_dir(), fixture);
     auto source = std::make_shared<CopyingSource>(bytes);
     LoadedProgram from_memory(bytes, fixture);
     LoadedProgram from_source(std::shared_ptr<const ByteSource>(source), fixture);
@@ -140,7 +141,7 @@ TEST_CASE("a float program from a copying source copies each weight once", "[laz
 }
 
 TEST_CASE("a broken archive read from a copying source fails as it does from memory", "[lazy_load]") {
-  Bytes whole = file(PT2WEB_FIXTURES_DIR, "mlp");
+  Bytes whole = file(testing::fixtures_dir(), "mlp");
   for (size_t cut : {size_t{10}, whole->size() / 2, whole->size() - 30}) {
     INFO("first " << cut << " bytes");
     Bytes bytes = std::make_shared<const std::vector<uint8_t>>(whole->begin(), whole->begin() + cut);

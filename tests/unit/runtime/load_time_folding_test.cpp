@@ -19,13 +19,14 @@
 #include "runtime/load_time_folding.h"
 #include "runtime/random_inputs.h"
 #include "runtime/session.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
 namespace {
 
 ExportedProgram load_fixture(const std::string& fixture, bool core) {
-  const std::string path = std::string(PT2WEB_FIXTURES_DIR) + "/" + fixture + (core ? "/model.core.pt2" : "/model.pt2");
+  const std::string path = testing::fixtures_dir() + "/" + fixture + (core ? "/model.core.pt2" : "/model.pt2");
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(path));
   return load_pt2(bytes, fixture);
 }

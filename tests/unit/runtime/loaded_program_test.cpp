@@ -16,12 +16,13 @@
 #include "kernels/parallel/thread_pool.h"
 #include "runtime/loaded_program.h"
 #include "util/error.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
 namespace {
 
-std::string fixture_dir(const std::string& name) { return std::string(PT2WEB_FIXTURES_DIR) + "/" + name; }
+std::string fixture_dir(const std::string& name) { return testing::fixtures_dir() + "/" + name; }
 
 std::unique_ptr<LoadedProgram> load_fixture(const std::string& name, bool core = false) {
   const std::string path = fixture_dir(name) + (core ? "/model.core.pt2" : "/model.pt2");
@@ -144,7 +145,7 @@ TEST_CASE("the description names output paths and prints the program only on req
 }
 
 TEST_CASE("every output path of every fixture reaches a returned value", "[loaded_program]") {
-  for (const auto& name : testing::fixture_names(PT2WEB_FIXTURES_DIR)) {
+  for (const auto& name : testing::fixture_names(testing::fixtures_dir())) {
     auto program = load_fixture(name);
     auto cases = testing::read_cases(fixture_dir(name) + "/cases.json");
     for (const auto& c : cases) {
@@ -163,7 +164,7 @@ TEST_CASE("every output path of every fixture reaches a returned value", "[loade
 }
 
 TEST_CASE("random inputs are accepted by every fixture program and repeat by seed", "[loaded_program]") {
-  for (const auto& name : testing::fixture_names(PT2WEB_FIXTURES_DIR)) {
+  for (const auto& name : testing::fixture_names(testing::fixtures_dir())) {
     for (bool core : {false, true}) {
       INFO(name << (core ? " (core)" : ""));
       auto program = load_fixture(name, core);

@@ -6,6 +6,7 @@
 #include "cases.h"
 #include "runtime/memory_plan.h"
 #include "runtime/loaded_program.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -39,7 +40,7 @@ TEST_CASE("the recording allocator logs when storage is released", "[memory_plan
 }
 
 TEST_CASE("a planned run reuses memory and gives the recorded run's results", "[memory_plan]") {
-  std::string dir = std::string(PT2WEB_FIXTURES_DIR) + "/mlp_dynamic";
+  std::string dir = testing::fixtures_dir() + "/mlp_dynamic";
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(dir + "/model.core.pt2"));
   LoadedProgram program(bytes, "mlp_dynamic");
   auto cases = testing::read_cases(dir + "/cases.core.json");

@@ -16,6 +16,7 @@
 #include "runtime/operator_profile.h"
 #include "runtime/session.h"
 #include "tensor/alignment.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 

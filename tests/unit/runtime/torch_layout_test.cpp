@@ -14,6 +14,7 @@
 #include "io/pt2_loader.h"
 #include "runtime/executor.h"
 #include "runtime/torch_layout.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
@@ -48,7 +49,7 @@ Tensor arange(const Shape& sizes) {
 
 ExportedProgram load_export_fixture(const std::string& name, bool core) {
   const std::string path =
-      std::string(PT2WEB_EXPORT_FIXTURES_DIR) + "/" + name + (core ? "/model.core.pt2" : "/model.pt2");
+      testing::export_fixtures_dir() + "/" + name + (core ? "/model.core.pt2" : "/model.pt2");
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(path));
   return load_pt2(bytes, name);
 }
@@ -149,7 +150,7 @@ TEST_CASE("programs run on pt2web's own layouts copy nothing", "[torch_layout]")
   };
   for (const char* name : {"mlp", "mlp_dynamic", "digits_cnn", "tiny_transformer", "encoder_small", "mobilenet_v2",
                            "vision_zoo", "lstm_gru", "shape_zoo"})
-    for (bool core : {false, true}) check_no_copies(PT2WEB_FIXTURES_DIR, name, core);
+    for (bool core : {false, true}) check_no_copies(testing::fixtures_dir(), name, core);
   // The int8 benchmark programs (their TRAINING dialect; tests/fixtures-int8/README.md).
   for (const char* name : {"q_mlp_dynamic", "q_encoder_small_dyn", "q_mobilenet_v2"})
     check_no_copies(testing::int8_fixtures_dir(), name, false);
@@ -170,7 +171,7 @@ TEST_CASE("views torch allowed after its own layouts run", "[torch_layout]") {
                     Program{"stride_view_as_complex", false}, Program{"stride_view_as_complex", true}}) {
     INFO(p.name << (p.core ? " core" : " training"));
     uint64_t before = torch_layout_copies();
-    testing::FixtureResult result = testing::run_fixture(std::string(PT2WEB_EXPORT_FIXTURES_DIR) + "/" + p.name, p.core);
+    testing::FixtureResult result = testing::run_fixture(testing::export_fixtures_dir() + "/" + p.name, p.core);
     REQUIRE(result.loaded);
     for (const auto& c : result.cases) {
       INFO("case " << c.name << ": " << c.detail);

@@ -10,13 +10,14 @@
 #include "cases.h"
 #include "runtime/loaded_program.h"
 #include "util/error.h"
+#include "test_data_dirs.h"
 
 using namespace pt2web;
 
 namespace {
 
 std::unique_ptr<LoadedProgram> load_export_fixture(const std::string& name, bool core) {
-  const std::string path = std::string(PT2WEB_EXPORT_FIXTURES_DIR) + "/" + name + (core ? "/model.core.pt2" : "/model.pt2");
+  const std::string path = testing::export_fixtures_dir() + "/" + name + (core ? "/model.core.pt2" : "/model.pt2");
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(path));
   return std::make_unique<LoadedProgram>(bytes, path);
 }
@@ -35,7 +36,7 @@ TEST_CASE("a torchvision program refuses a roi naming a missing image, then runs
   for (bool core : {false, true}) {
     INFO((core ? "core" : "training"));
     auto program = load_export_fixture("tv_roi_align", core);
-    const auto cases = testing::read_cases(std::string(PT2WEB_EXPORT_FIXTURES_DIR) + "/tv_roi_align/" +
+    const auto cases = testing::read_cases(testing::export_fixtures_dir() + "/tv_roi_align/" +
                                            (core ? "cases.core.json" : "cases.json"));
     const testing::Case& good = cases.front();
     const int64_t batch = good.args.items.at(0).tensor.sizes()[0];
