@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "kernels/parallel/thread_pool.h"
 #include "ops/op_utils.h"
 #include "ops/registry.h"
 #include "ops/type_promotion.h"
@@ -83,11 +84,38 @@ decltype(auto) visit_kinds(DType dtype, F&& f) {
 }
 
 namespace detail {
-template <typename F, typename M, size_t N, size_t... I>
-auto apply_at(F& f, const std::array<const M*, N>& src, const std::array<int64_t, N + 1>& off,
-              std::index_sequence<I...>) {
-  return f(src[I][off[I + 1]]...);
+
+// Work units (see parallel::min_items_for) one element of a map counts as.
+constexpr int64_t kMapCostPerElement = 4;
+
+// out[i * out_step] = f(src[k][base[k + 1] + i * step[k + 1]]...) for i in
+// [0, count). The common runs get loops with the steps known at compile
+// time, which the compiler vectorizes: every operand contiguous, or (for two
+// inputs) one of them a repeated value.
+template <typename O, typename M, typename F, size_t N, typename Offsets, size_t... I>
+void map_run(F& f, O* out, int64_t out_step, const std::array<const M*, N>& src, const Offsets& base,
+             const Offsets& step, int64_t count, std::index_sequence<I...>) {
+  const std::array<const M*, N> at{(src[I] + base[I + 1])...};
+  const bool contiguous = out_step == 1 && ((step[I + 1] == 1) && ...);
+  if (contiguous) {
+    for (int64_t i = 0; i < count; ++i) out[i] = convert_element<O>(f(at[I][i]...));
+    return;
+  }
+  if constexpr (N == 2) {
+    if (out_step == 1 && step[1] == 1 && step[2] == 0) {
+      const M b = at[1][0];
+      for (int64_t i = 0; i < count; ++i) out[i] = convert_element<O>(f(at[0][i], b));
+      return;
+    }
+    if (out_step == 1 && step[1] == 0 && step[2] == 1) {
+      const M a = at[0][0];
+      for (int64_t i = 0; i < count; ++i) out[i] = convert_element<O>(f(a, at[1][i]));
+      return;
+    }
+  }
+  for (int64_t i = 0; i < count; ++i) out[i * out_step] = convert_element<O>(f(at[I][i * step[I + 1]]...));
 }
+
 }  // namespace detail
 
 // The one broadcasting elementwise map of pt2web's operators:
@@ -96,7 +124,9 @@ auto apply_at(F& f, const std::array<const M*, N>& src, const std::array<int64_t
 // result is rounded into `compute`, or into bool when BoolOut.
 //
 // The strided walk (tensor/strided_loop.h) merges dims that are contiguous
-// in every operand, so contiguous inputs run as one flat loop.
+// in every operand, so contiguous inputs run as one flat loop; large maps
+// are split across threads (f must be safe to call concurrently: a pure
+// function of its operands). Each element is computed as on one thread.
 template <Kinds K, bool BoolOut, typename F, typename... In>
 Tensor map_elements(DType compute, F&& f, const In&... inputs) {
   constexpr size_t N = sizeof...(In);
@@ -120,9 +150,15 @@ Tensor map_elements(DType compute, F&& f, const In&... inputs) {
     for (size_t k = 0; k < N; ++k) strides[k + 1] = broadcast_strides(*in[k], shape);
     std::array<const Shape*, N + 1> stride_ptrs;
     for (size_t k = 0; k <= N; ++k) stride_ptrs[k] = &strides[k];
-    for_each_offsets<N + 1>(shape, stride_ptrs, [&](const std::array<int64_t, N + 1>& o) {
-      dst[o[0]] = convert_element<O>(detail::apply_at(f, src, o, std::make_index_sequence<N>{}));
-    });
+    parallel::parallel_for(
+        out.numel(), 16, parallel::min_items_for(detail::kMapCostPerElement),
+        [&](int64_t begin, int64_t end) {
+          for_each_run<N + 1>(shape, stride_ptrs, begin, end, [&](const auto& base, int64_t count, const auto& step) {
+            detail::map_run<O, M>(f, dst + base[0], step[0], src, base, step, count,
+                                  std::make_index_sequence<N>{});
+          });
+        },
+        2);
   });
   return out;
 }

@@ -13,6 +13,7 @@
 #include "kernels/conv/im2col.h"
 #include "kernels/conv/small_conv.h"
 #include "kernels/gemm/gemm.h"
+#include "kernels/parallel/thread_pool.h"
 
 namespace pt2web {
 
@@ -247,13 +248,23 @@ bool try_implicit_gemm<float>(const ConvShape& s, const float* x, const float* w
     scatter_images(s, product.get(), y);
     return true;
   }
-  for (int64_t n = 0; n < s.batch; ++n)
-    for (int64_t g = 0; g < s.groups; ++g) {
-      cols.images = x + (n * s.in_channels + g * cin_g) * in_plane;
-      gemm_f32(cout_g, out_plane, rows, MatrixF32{w + g * cout_g * rows, rows, 1}, cols.source(),
-               y + (n * s.out_channels + g * cout_g) * out_plane, out_plane, false,
-               GemmBias{b ? b + g * cout_g : nullptr, nullptr});
-    }
+  // One product per image and group. With several per thread they are
+  // split across threads whole (each product then runs on one thread): a
+  // group's product is often too small to split well itself.
+  const int64_t products = s.batch * s.groups;
+  auto product = [&](int64_t index) {
+    const int64_t n = index / s.groups, g = index % s.groups;
+    ConvColumnsF32 group_cols = cols;
+    group_cols.images = x + (n * s.in_channels + g * cin_g) * in_plane;
+    gemm_f32(cout_g, out_plane, rows, MatrixF32{w + g * cout_g * rows, rows, 1}, group_cols.source(),
+             y + (n * s.out_channels + g * cout_g) * out_plane, out_plane, false,
+             GemmBias{b ? b + g * cout_g : nullptr, nullptr});
+  };
+  if (products >= 2 * parallel::thread_count()) {
+    parallel::for_each_index(products, cout_g * out_plane * rows, product);
+  } else {
+    for (int64_t index = 0; index < products; ++index) product(index);
+  }
   return true;
 }
 

@@ -174,10 +174,14 @@ bool small_conv_applies(const SmallConvShape& s) {
 void small_conv2d_f32(const SmallConvShape& s, const float* x, const float* w, const float* b, float* y) {
   const PaddedImage img = pad_image(s, x);
   const TapColumns taps_at = tap_columns(s, img);
-  const int64_t cout_g = s.out_channels / s.groups;
-  for (int64_t g = 0; g < s.groups; ++g)
-    for (int64_t co = g * cout_g; co < (g + 1) * cout_g; co += 4)
-      channel_block(s, img, taps_at, co, std::min<int64_t>(4, (g + 1) * cout_g - co), w, b, y);
+  // Blocks of up to four output channels within a group, split across
+  // threads (each reads the one padded copy).
+  const int64_t cout_g = s.out_channels / s.groups, blocks_per_group = (cout_g + 3) / 4;
+  const int64_t work = 4 * s.out_h * s.out_w * (s.in_channels / s.groups) * s.kernel_h * s.kernel_w;
+  parallel::for_each_index(s.groups * blocks_per_group, work, [&](int64_t block) {
+    const int64_t g = block / blocks_per_group, co = g * cout_g + block % blocks_per_group * 4;
+    channel_block(s, img, taps_at, co, std::min<int64_t>(4, (g + 1) * cout_g - co), w, b, y);
+  });
 }
 
 bool try_small_conv2d(const ConvShape& s, const float* x, const float* w, const float* b, float* y) {

@@ -32,7 +32,8 @@ struct SmallConvShape {
 bool small_conv_applies(const SmallConvShape& s);
 
 // y[out_channels, out_h, out_w] = conv(x[in_channels, in_h, in_w],
-// w[out_channels, in_channels/groups, kernel_h, kernel_w]) + b (b may be null). One image.
+// w[out_channels, in_channels/groups, kernel_h, kernel_w]) + b (b may be null). One image,
+// its output channels split across threads in blocks of four.
 void small_conv2d_f32(const SmallConvShape& s, const float* x, const float* w, const float* b, float* y);
 
 // conv_forward's and conv_transpose_forward's entries: run a float32 2-d

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/aligned_floats.h"
 #include "kernels/gemm/gemm.h"
 #include "kernels/gemm/gemm_microkernel.h"
 #include "kernels/gemm/gemm_packing.h"
@@ -84,7 +85,8 @@ void pack_a_whole(MatrixF32 A, int64_t M, int64_t K, float* dst) {
 // column parts of a split product), or null to pack it here.
 void gemm_blocked(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSourceF32 B, int64_t j_begin, float* C,
                   int64_t ldc, bool accumulate, GemmBias bias, const float* whole_a = nullptr) {
-  thread_local std::vector<float> packed_a, packed_b, row_storage, col_storage;
+  thread_local AlignedFloats packed_a, packed_b;
+  thread_local std::vector<float> row_storage, col_storage;
   const int64_t padded_rows = padded_a_rows(M);
   const float* row_bias = padded(bias.rows, M, kTileRows, row_storage);
   const float* col_bias = padded(bias.cols, N, kTileCols, col_storage);
@@ -138,7 +140,7 @@ void gemm_blocked_parallel(int64_t M, int64_t N, int64_t K, MatrixF32 A, PanelSo
     // Column parts share A, packed once up front when it is small enough
     // (each part would otherwise pack all of it again), and nothing else,
     // so there are several per thread.
-    thread_local std::vector<float> shared_a;
+    thread_local AlignedFloats shared_a;
     const bool share_a = parallel::thread_count() > 1 && M * K <= kMaxSharedAFloats &&
                          N / parallel::min_items_for(M * K) > 1;
     if (share_a) {

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "kernels/conv/convolution.h"
 #include "kernels/conv/depthwise_conv.h"
 #include "kernels/conv/im2col.h"
 #include "kernels/gemm/gemm.h"
@@ -194,4 +195,28 @@ TEST_CASE("the array functions give the same bits on several threads", "[kernels
     clamp_f32(y.data(), y.data(), static_cast<int64_t>(y.size()), -0.5f, 0.25f);
     return y;
   });
+}
+
+TEST_CASE("small and grouped convolutions give the same bits on several threads", "[kernels][parallel][conv]") {
+  // One image: the direct kernel splits its output channels (small planes),
+  // the implicit GEMM its groups (larger planes).
+  for (int64_t side : {20, 41}) {
+    ConvShape s;
+    s.batch = 1;
+    s.in_channels = 32, s.out_channels = 48, s.groups = 4;
+    s.input = {1, side, side};
+    s.kernel = {1, 3, 3};
+    s.stride = {1, 1, 1};
+    s.pad = {0, 1, 1};
+    s.dilation = {1, 1, 1};
+    s.output = {1, side, side};
+    const std::vector<float> x = wave(static_cast<size_t>(s.in_channels * side * side), 0.17f);
+    const std::vector<float> w = wave(static_cast<size_t>(s.out_channels * (s.in_channels / s.groups) * 9), 0.7f);
+    const std::vector<float> b = wave(static_cast<size_t>(s.out_channels), 0.4f);
+    check_same_with_threads(2, [&] {
+      std::vector<float> y(static_cast<size_t>(s.out_channels * side * side));
+      conv_forward<float>(s, x.data(), w.data(), b.data(), y.data());
+      return y;
+    });
+  }
 }
