@@ -34,12 +34,11 @@ void ThreadChoice::record(int threads, double seconds) {
   }
   seconds_[threads == 1 ? 1 : 0] += seconds;
   if (++probe_runs_ < kProbeRuns) return;
-  const double allowed_run = seconds_[0] / (kProbeRuns / 2);
-  chosen_ = allowed_run < kLongestSplitLossSeconds && seconds_[1] < (1.0 - kMargin) * seconds_[0] ? 1 : allowed_;
-  probing_ = false;
   // Long runs keep the allowed count whatever a probe finds, so probing
   // them again would only spend runs on one thread.
-  const bool long_runs = allowed_run >= kLongestSplitLossSeconds;
+  const bool long_runs = seconds_[0] / (kProbeRuns / 2) >= kLongestSplitLossSeconds;
+  chosen_ = !long_runs && seconds_[1] < (1.0 - kMargin) * seconds_[0] ? 1 : allowed_;
+  probing_ = false;
   hold_ = long_runs ? kLongestHold : hold_ == 0 ? kFirstHold : std::min(2 * hold_, kLongestHold);
   until_probe_ = hold_;
 }

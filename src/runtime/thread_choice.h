@@ -7,8 +7,8 @@
 // between the allowed count and one thread in the order N 1 1 N N 1 1 N, so
 // that code getting faster over those runs favours neither, and the runs
 // after it use the faster of the two (one thread must beat the allowed count
-// by kMargin of its time, and only runs shorter than
-// kLongestSplitLossSeconds may go to one thread). The choice holds for kFirstHold runs, then a new
+// by kMargin of its time, and only runs shorter than kLongestSplitLossSeconds
+// may go to one thread). The choice holds for kFirstHold runs, then a new
 // probe decides again, and each hold is twice the last (up to kLongestHold):
 // the first probes run while V8 is still compiling the module on the other
 // core, which makes several threads look worse than they are, and a machine's
