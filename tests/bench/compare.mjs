@@ -45,3 +45,11 @@ export function compareOutputs(ours, theirs) {
   else if (ours.length !== theirs.length) problem = `pt2web gave ${ours.length} outputs, onnxruntime-web ${theirs.length}`;
   return { maxAbsDiff, maxAbs, paired, problem };
 }
+
+/**
+ * The comparison of a job's first outputs, or null when the job does not
+ * compare them or either runtime has none.
+ */
+export function outputCheck(job, ours, theirs) {
+  return job.compareOutputs !== false && ours && theirs ? compareOutputs(ours, theirs) : null;
+}

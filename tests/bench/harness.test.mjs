@@ -6,17 +6,22 @@
 // match numpy's percentile definition, timed runs interleave, outputs are
 // paired by shape, the check against torch's outputs passes a real
 // fixture's result and catches a wrong one, generated models that are not on
-// disk are listed, and run.mjs rejects bad arguments.
+// disk are listed, runtimes timed in processes of their own merge into one
+// result, and run.mjs rejects bad arguments.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { fork, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { inspect } from '../../npm/src/index.js';
+import { mergeApart } from './apart.mjs';
 import { compareOutputs } from './compare.mjs';
 import { makeInput } from './inputs.mjs';
 import { buildKernelModel, warmupModel } from './kernels/kernel_models.mjs';
+import { writeKernelModels } from './make_kernel_models.mjs';
 import { ortRunner } from './runners/ort_runner.mjs';
 import { pt2webRunner } from './runners/pt2web_runner.mjs';
 import { measureInterleaved } from './measure.mjs';
@@ -100,12 +105,51 @@ test('outputs are paired by shape when the orders differ, and missing ones are r
   assert.match(missing.problem, /no onnxruntime-web output of the same shape for output 1 \[3\]/);
 });
 
+// worker.mjs in a child process, as run.mjs forks it.
+function workerReply(message) {
+  return new Promise((resolve, reject) => {
+    const worker = fileURLToPath(new URL('./worker.mjs', import.meta.url));
+    const child = fork(worker, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    child.on('message', resolve);
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`worker exited with code ${code} and no reply`)));
+    child.send(message);
+  });
+}
+
+test('runtimes timed in processes of their own merge into one result', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pt2web-apart-'));
+  try {
+    const [k] = writeKernelModels(dir, [SMALL_KERNELS[3]]);
+    const job = { name: k.name, kind: 'kernel', pt2Path: k.pt2Path, onnxPath: k.onnxPath, inputs: [{ shape: k.inputShape }], flops: k.flops };
+    const message = { job, threads: 1, measureOptions: { warmupRuns: 1, warmupMs: 0, runs: 3 } };
+    const ours = await workerReply({ ...message, only: 'pt2web' });
+    assert.ok(ours.ok, ours.error);
+    assert.equal(ours.result.ort.initMs, undefined, "onnxruntime-web is not even started in pt2web's process");
+    const theirs = await workerReply({ ...message, only: 'ort', inputs: ours.result.apart.inputs });
+    assert.ok(theirs.ok, theirs.error);
+    assert.equal(theirs.result.pt2web.initMs, undefined);
+    const merged = mergeApart(job, ours.result, theirs.result);
+    assert.equal(merged.apart, true);
+    assert.equal(merged.pt2web.stats.n, 3);
+    assert.equal(merged.ort.stats.n, 3);
+    // Same inputs in both processes: the outputs agree to float rounding.
+    assert.equal(merged.check.problem, null);
+    assert.equal(merged.check.paired, 1);
+    assert.ok(merged.check.maxAbs > 0.05 && merged.check.maxAbsDiff < 1e-5, JSON.stringify(merged.check));
+    assert.match(merged.osThreads, /\d+ \(pt2web\) \/ \d+ \(onnxruntime-web\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('run.mjs rejects bad arguments with exit status 2', () => {
   const run = fileURLToPath(new URL('./run.mjs', import.meta.url));
   for (const [args, message] of [
     [['--threads', 'two'], /--threads needs a positive integer, got 'two'/],
     [['--filter', 'no_such_model'], /no model or kernel name contains 'no_such_model'/],
     [['--frobnicate'], /unknown argument '--frobnicate'/],
+    [['--apart', 'sometimes'], /--apart is threads, always or never, not 'sometimes'/],
   ]) {
     const result = spawnSync(process.execPath, [run, ...args], { encoding: 'utf8' });
     assert.equal(result.status, 2, args.join(' '));

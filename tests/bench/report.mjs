@@ -230,10 +230,12 @@ function noteLines(results, build) {
 }
 
 export const METHOD = `How this was measured:
-- One Node process per model and thread count, both runtimes in it; inputs are the same for both: seeded pseudo-random
-  bytes, or for the generated models torch's own input from their cases.json.
+- One Node process per model and thread count, both runtimes in it, or one per runtime, one after the other (see the
+  Processes line above); inputs are the same for both: seeded pseudo-random bytes, or for the generated models torch's
+  own input from their cases.json.
 - Timed: one call (pt2web Program.run / onnxruntime-web session.run), inputs in and outputs copied out included.
-  After a warm-up (at least 5 runs and 2 s per runtime: V8 tiers wasm up in the background meanwhile), runs alternate between the runtimes, the same number for both: enough for the
+  After a warm-up (at least 5 runs and 2 s per runtime: V8 tiers wasm up in the background meanwhile), runs alternate
+  between the runtimes when they share a process, the same number for both: enough for the
   slower one to run about 1.5 s (at least 5, at most 500, or --runs N). Shown: median and 10th-90th percentile, in ms.
 - pt2web/ort: ratio of medians (below 1 means pt2web is faster).
 - load: from the file's bytes in memory to the first result (pt2web load() + first run; onnxruntime-web

@@ -1,8 +1,9 @@
 // pt2web vs onnxruntime-web benchmark (issues #4 and #17). Runs every model at each
 // thread count in its own child process (worker.mjs), one at a time, and
 // prints a Markdown report (report.mjs) to stdout; progress goes to stderr.
+// With threads, by default each runtime gets a process of its own (--apart).
 //
-//   node tests/bench/run.mjs [--threads 1,2] [--filter NAME[,NAME...]] [--runs N]
+//   node tests/bench/run.mjs [--threads 1,2] [--filter NAME[,NAME...]] [--runs N] [--apart threads|always|never]
 //                            [--json OUT.json] [--dialect training|core] [--budget-ms MS] [--timeout-s S]
 //
 // Exit status: 0 when every job ran (targets missed do not fail it), 1 when
@@ -13,13 +14,16 @@ import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mergeApart } from './apart.mjs';
 import { GENERATE_COMMAND, benchmarkJobs, generatedModels } from './models.mjs';
 import { formatReport } from './report.mjs';
 
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const USAGE = `usage: node tests/bench/run.mjs [--threads 1,2] [--filter NAME[,NAME...]] [--runs N] [--json OUT.json]
-                                [--dialect training|core] [--budget-ms MS] [--timeout-s S]
+                                [--apart threads|always|never] [--dialect training|core] [--budget-ms MS] [--timeout-s S]
   --threads    thread counts to run, each for both runtimes; default 1,2
+  --apart      run the two runtimes of a model in two processes, one after the other: 'threads' (default) at 2 or
+               more threads, where one runtime's spinning workers would take cores from the other; 'always'; 'never'
   --filter     only models/kernels whose name contains one of these substrings
   --runs       fixed number of timed runs per runtime (default: the slower one runs about --budget-ms, 5 to 500 runs)
   --json       also write every measurement to this file
@@ -28,7 +32,16 @@ const USAGE = `usage: node tests/bench/run.mjs [--threads 1,2] [--filter NAME[,N
   --timeout-s  give up on one model after this long (default 600)`;
 
 function parseArgs(argv) {
-  const options = { threads: [1, 2], filter: null, runs: null, json: null, dialect: 'training', budgetMs: 1500, timeoutS: 600 };
+  const options = {
+    threads: [1, 2],
+    filter: null,
+    runs: null,
+    json: null,
+    apart: 'threads',
+    dialect: 'training',
+    budgetMs: 1500,
+    timeoutS: 600,
+  };
   const positiveInt = (flag, text) => {
     const n = Number(text);
     if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a positive integer, got '${text}'`);
@@ -52,6 +65,12 @@ function parseArgs(argv) {
         break;
       case '--json':
         options.json = value();
+        break;
+      case '--apart':
+        options.apart = value();
+        if (!['threads', 'always', 'never'].includes(options.apart)) {
+          throw new Error(`--apart is threads, always or never, not '${options.apart}'`);
+        }
         break;
       case '--dialect':
         options.dialect = value();
@@ -82,7 +101,8 @@ function loadAverage() {
 
 function runWorker(message, timeoutS) {
   return new Promise((resolve) => {
-    const child = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // 'advanced' serialization carries typed arrays (inputs and outputs of --apart).
+    const child = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     let settled = false;
     const finish = (value) => {
       if (settled) return;
@@ -101,6 +121,20 @@ function runWorker(message, timeoutS) {
   });
 }
 
+const runsApart = (options, job, threads) =>
+  Boolean(job.onnxPath) && (options.apart === 'always' || (options.apart === 'threads' && threads > 1));
+
+// One job as two processes: pt2web first (its inputs, seeded or torch's,
+// are handed to the second), then onnxruntime-web; the results merge into
+// one row as if both had run in one process, minus the interleaving.
+async function runJobApart(message, timeoutS) {
+  const ours = await runWorker({ ...message, only: 'pt2web' }, timeoutS);
+  if (!ours.ok) return ours;
+  const theirs = await runWorker({ ...message, only: 'ort', inputs: ours.result.apart.inputs }, timeoutS);
+  if (!theirs.ok) return { ok: false, error: `onnxruntime-web's process: ${theirs.error}` };
+  return { ok: true, result: mergeApart(message.job, ours.result, theirs.result) };
+}
+
 const WASM_PATH = fileURLToPath(new URL('../../npm/dist/pt2web.wasm', import.meta.url));
 
 // Which pt2web build is in npm/dist (the lead may rebuild while a run is on).
@@ -112,6 +146,14 @@ function buildStamp() {
     return 'npm/dist/pt2web.wasm missing';
   }
 }
+
+const PROCESS_MODES = {
+  threads:
+    'one per model at 1 thread, both runtimes in it, timed runs interleaved; at 2+ threads one per runtime, ' +
+    'one after the other (no interleaving)',
+  always: 'one per runtime and model, one after the other (no interleaving)',
+  never: 'one per model, both runtimes in it, timed runs interleaved',
+};
 
 function header(options, { loadAtStart, build }) {
   const busiest = Math.max(...[loadAtStart, loadAverage()].map((text) => Number(text.split(' ')[0])));
@@ -126,6 +168,7 @@ function header(options, { loadAtStart, build }) {
     `${new Date().toISOString()}; Node ${process.version}; ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}; ` +
       `load average at start ${loadAtStart}, at end ${loadAverage()} (other work on the machine skews timings)`,
     `${build}; fixture programs: ${options.dialect === 'core' ? 'model.core.pt2 (Core ATen)' : 'model.pt2 (training IR, as torch.export writes)'}`,
+    `Processes: ${PROCESS_MODES[options.apart]}`,
     ...warning,
   ].join('\n');
 }
@@ -165,7 +208,10 @@ async function main() {
       const t0 = performance.now();
       process.stderr.write(`${job.name}, ${threads} thread${threads > 1 ? 's' : ''} ... `);
       const buildBefore = buildStamp();
-      const reply = await runWorker({ job, threads, measureOptions }, options.timeoutS);
+      const message = { job, threads, measureOptions };
+      const reply = runsApart(options, job, threads)
+        ? await runJobApart(message, options.timeoutS)
+        : await runWorker(message, options.timeoutS);
       if (reply.ok) {
         reply.result.build = buildBefore;
         reply.result.rebuiltDuring = buildStamp() !== buildBefore;

@@ -10,9 +10,15 @@
 // other is still measured. A generated model (job.casesPath) runs on torch's
 // own input, and pt2web's first outputs are checked against torch's; when
 // they differ pt2web is not timed. The result goes back to the parent over IPC.
+//
+// With `only` ('pt2web' or 'ort') the job runs one runtime and leaves the
+// other out entirely (not even started): run.mjs then runs the other in a
+// second process and merges the two (its --apart). Such a reply also
+// carries the inputs used and the first outputs, so that the second process
+// gets the same inputs (`inputs` in the message) and the parent can compare.
 
 import { readFileSync } from 'node:fs';
-import { compareOutputs } from './compare.mjs';
+import { outputCheck } from './compare.mjs';
 import { makeInput } from './inputs.mjs';
 import { measureInterleaved } from './measure.mjs';
 import { checkAgainstTorch, readBenchCase } from './torch_check.mjs';
@@ -88,14 +94,18 @@ function randomInputs(job, sides) {
 const SETTLE_MS = 1500;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function runJob({ job, threads, measureOptions }) {
+async function runJob({ job, threads, measureOptions, only = null, inputs: given = null }) {
   await importRunners();
-  const sides = [
+  const all = [
     { key: 'pt2web', runner: pt2webRunner, path: job.pt2Path },
     { key: 'ort', runner: ortRunner, path: job.onnxPath },
-  ].map((s) => ({ ...s, bytes: readBytes(s.path), result: { threads: null } }));
+  ].map((s) => ({ ...s, result: { threads: null } }));
   // No ONNX model (the int8 rows): onnxruntime-web is skipped, which is not a failure.
-  if (!job.onnxPath) sides[1].result.skipped = true;
+  if (!job.onnxPath) all[1].result.skipped = true;
+  // The runtime left to another process stays out of this one.
+  const sides = all.filter((s) => !only || s.key === only);
+  for (const s of sides) s.bytes = readBytes(s.path);
+  const byKey = (key) => sides.find((s) => s.key === key);
   const benchCase = job.casesPath ? readBenchCase(job.casesPath) : null;
 
   for (const s of sides) {
@@ -113,7 +123,7 @@ async function runJob({ job, threads, measureOptions }) {
   // work would otherwise be timed as part of the other runtime's load or
   // first run (the one measured first paid for both). The inputs are made
   // between a load and its first run, untimed.
-  let inputs = benchCase ? benchCase.inputs : null;
+  let inputs = given ?? (benchCase ? benchCase.inputs : null);
   for (const s of sides) {
     if (!s.bytes.ok) {
       s.result.error = `load: ${s.bytes.error}`;
@@ -141,14 +151,15 @@ async function runJob({ job, threads, measureOptions }) {
     }
   }
   if (!inputs) inputs = randomInputs(job, []);
-  checkAgainstOnnx(job, inputs, sides[1]);
-  const torchCheck = benchCase && sides[0].firstOutputs ? checkAgainstTorch(sides[0].firstOutputs, benchCase) : null;
+  const ours = byKey('pt2web');
+  const theirs = byKey('ort');
+  if (theirs) checkAgainstOnnx(job, inputs, theirs);
+  const torchCheck = benchCase && ours?.firstOutputs ? checkAgainstTorch(ours.firstOutputs, benchCase) : null;
   if (torchCheck && !torchCheck.ok) {
-    sides[0].result.error = `wrong result, not timed: differs from torch's (${torchCheck.problem})`;
-    sides[0].feeds = null;
+    ours.result.error = `wrong result, not timed: differs from torch's (${torchCheck.problem})`;
+    ours.feeds = null;
   }
-  const comparable = job.compareOutputs !== false && sides[0].firstOutputs && sides[1].firstOutputs;
-  const check = comparable ? compareOutputs(sides[0].firstOutputs, sides[1].firstOutputs) : null;
+  const check = outputCheck(job, ours?.firstOutputs, theirs?.firstOutputs);
 
   const running = sides.filter((s) => s.feeds);
   const stats = await measureInterleaved(
@@ -159,12 +170,14 @@ async function runJob({ job, threads, measureOptions }) {
   for (const s of running) s.result.stats = stats[s.key];
 
   for (const s of sides) s.result.peakBytes = wasmMemoryBytes(s.key);
-  const heap = await pt2webRunner.heap();
-  sides[0].result.heapSize = heap.heapSize;
-  sides[0].result.heapInUse = heap.inUse;
+  if (ours) {
+    const heap = await pt2webRunner.heap();
+    ours.result.heapSize = heap.heapSize;
+    ours.result.heapInUse = heap.inUse;
+  }
   for (const s of sides.filter((x) => x.session)) await s.runner.release(s.session);
 
-  return {
+  const result = {
     name: job.name,
     kind: job.kind,
     flops: job.flops ?? null,
@@ -174,9 +187,13 @@ async function runJob({ job, threads, measureOptions }) {
     check,
     torchCheck,
     osThreads: threadsAfterInit,
-    pt2web: sides[0].result,
-    ort: sides[1].result,
+    pt2web: all[0].result,
+    ort: all[1].result,
   };
+  if (only) {
+    result.apart = { inputs, firstOutputs: byKey(only).firstOutputs ?? null };
+  }
+  return result;
 }
 
 process.once('message', async (message) => {
