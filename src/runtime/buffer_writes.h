@@ -8,7 +8,7 @@
 // The session copies only these buffers at creation; the others (PT2E's
 // int8 weights, for instance) stay borrowed from the loaded archive. The
 // buffers written in place, while the graph runs, are the ones a failed run
-// must put back (runtime/buffer_rollback.h); BUFFER_MUTATION outputs are
+// must put back (runtime/write_journal.h); BUFFER_MUTATION outputs are
 // written only after the whole graph ran.
 // Never throws for a verified program.
 #pragma once

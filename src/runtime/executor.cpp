@@ -193,6 +193,8 @@ GraphPlan::GraphPlan(const Graph& graph, const std::set<std::string>& fixed_inpu
         fail(ErrorCode::BadProgram, where, " is missing the required argument '", a.name, "'");
       }
     }
+    for (size_t i = 0; i < schema.arguments.size(); ++i)
+      if (schema.arguments[i].is_mutable) prepared.written_args.push_back(static_cast<int>(i));
     for (const auto& out : node.outputs) {
       std::vector<int> targets;
       if (out.kind == Argument::Kind::Tensors || out.kind == Argument::Kind::OptionalTensors) {
@@ -309,6 +311,7 @@ std::vector<Value> Executor::run_plan(const GraphPlan& plan, const std::vector<V
     const void* outer_tag = allocation_tag();
     set_allocation_tag(&node);
     try {
+      if (write_watcher_ && !node.written_args.empty()) write_watcher_->before_in_place_write(node, call);
       run_with_torch_layouts(node, call);
     } catch (const Error& e) {
       throw Error(e.code(), "while running node '" + node_label(*node.node) + "' (" +

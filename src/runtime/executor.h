@@ -49,6 +49,7 @@ struct PreparedNode {
   std::vector<ArgSource> args;            // by schema position
   std::vector<std::vector<int>> outputs;  // per returned value: slot(s) it fills (-1: unused)
   std::vector<int> release_after;         // slots whose last use is this node
+  std::vector<int> written_args;          // schema positions written in place ("Tensor(a!)")
   std::vector<const Node*> fused;         // graph nodes this one also computes (runtime/fusion.h)
   std::vector<TorchLayout> torch_layouts; // outputs a later view depends on (runtime/torch_layout.h)
 };
@@ -89,6 +90,15 @@ class NodeObserver {
   virtual void node_finished(const PreparedNode& node, double milliseconds) = 0;
 };
 
+// Told before each node that writes one of its arguments in place (the
+// node's written_args), with the node's arguments, before the kernel runs
+// (runtime/write_journal.h). May throw: the node then fails unrun.
+class InPlaceWriteWatcher {
+ public:
+  virtual ~InPlaceWriteWatcher() = default;
+  virtual void before_in_place_write(const PreparedNode& node, const OpCall& call) = 0;
+};
+
 class Executor : public SubgraphRunner {
  public:
   // `fixed_inputs`: the root graph's inputs whose values never change (GraphPlan).
@@ -99,6 +109,8 @@ class Executor : public SubgraphRunner {
   std::vector<Value> run_subgraph(const Graph& graph, const std::vector<Value>& inputs) override;
 
   void set_observer(NodeObserver* observer) { observer_ = observer; }
+  // Watches in-place writes in this graph and its subgraphs (nullptr: none).
+  void set_write_watcher(InPlaceWriteWatcher* watcher) { write_watcher_ = watcher; }
 
  private:
   std::vector<Value> run_plan(const GraphPlan& plan, const std::vector<Value>& inputs);
@@ -108,6 +120,7 @@ class Executor : public SubgraphRunner {
   const Graph& root_;
   std::set<std::string> fixed_inputs_;
   NodeObserver* observer_ = nullptr;
+  InPlaceWriteWatcher* write_watcher_ = nullptr;
 };
 
 }  // namespace pt2web

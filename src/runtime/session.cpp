@@ -1,7 +1,6 @@
 #include "runtime/session.h"
 
 #include "io/pt2_loader.h"
-#include "runtime/buffer_rollback.h"
 #include "runtime/buffer_writes.h"
 #include "tensor/alignment.h"
 #include "util/error.h"
@@ -37,6 +36,7 @@ Session::Session(ExportedProgram program)
   StageTimer timer("session: buffers and inputs");
   const std::set<std::string>& written = written_;
   written_in_place_ = buffers_written_in_place(program_);
+  if (!written_in_place_.empty()) executor_.set_write_watcher(&journal_);
   for (const auto& spec : program_.signature.input_specs) {
     if (spec.kind == InputKind::CustomObj)
       fail(ErrorCode::Unsupported, "custom object '", spec.target, "' (torchbind) cannot be run by pt2web");
@@ -96,8 +96,9 @@ std::string shape_signature(const BoundInputs& bound) {
 
 PyValue Session::run(const PyValue& args, const PyValue& kwargs, TreeSpec::SequenceMatch sequences) {
   BoundInputs bound = bind_user_inputs(program_, args, kwargs, sequences);
-  // A failed run leaves the buffers as they were (runtime/buffer_rollback.h).
-  BufferRollback rollback(buffers_, written_in_place_);
+  // A failed run leaves the buffers as they were (runtime/write_journal.h).
+  journal_.watch(buffers_, written_in_place_);
+  JournalScope rollback(journal_);
   std::string key = shape_signature(bound);
   auto it = plans_.find(key);
   if (it != plans_.end()) {

@@ -17,7 +17,7 @@
 // Errors: creation throws Error(Unsupported) listing every operator without
 // a kernel; run() throws Error(BadInput) for bad inputs (nothing is computed
 // and the state is unchanged) and kernel errors with the node named, after
-// which the buffers hold what they held before the call (buffer_rollback.h).
+// which the buffers hold what they held before the call (write_journal.h).
 #pragma once
 
 #include <map>
@@ -31,6 +31,7 @@
 #include "runtime/input_binding.h"
 #include "runtime/load_time_folding.h"
 #include "runtime/memory_plan.h"
+#include "runtime/write_journal.h"
 
 namespace pt2web {
 
@@ -73,7 +74,8 @@ class Session {
   std::map<std::string, Tensor> buffers_;          // mutable copies, by buffer name
   std::map<std::string, Tensor> initial_buffers_;  // loaded values
   std::set<std::string> owned_buffers_;            // buffers_ entries that are private copies
-  std::set<std::string> written_in_place_;         // saved before each run (buffer_rollback.h)
+  std::set<std::string> written_in_place_;         // buffers the graph writes in place
+  WriteJournal journal_;                           // what a failed run must put back (write_journal.h)
   // Per input spec of the program run, resolved once: its state tensor
   // (map entries never move; set_buffer and refresh_folds write them in
   // place), or null for a user input, and the user input's leaf index.
