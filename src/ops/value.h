@@ -44,6 +44,12 @@ struct Value {
   static Value from_doubles(std::vector<double> x) { Value v; v.kind = Kind::DoubleList; v.doubles = std::move(x); return v; }
   static Value from_bools(std::vector<bool> x) { Value v; v.kind = Kind::BoolList; v.bools = std::move(x); return v; }
   static Value from_tensors(std::vector<pt2web::Tensor> x) { Value v; v.kind = Kind::TensorList; v.tensors = std::move(x); return v; }
+  // A Tensor?[] (index lists): undefined entries are None.
+  static Value from_optional_tensors(std::vector<pt2web::Tensor> x) {
+    Value v = from_tensors(std::move(x));
+    v.kind = Kind::OptionalTensorList;
+    return v;
+  }
   static Value from_dtype(DType x) { Value v; v.kind = Kind::ScalarType; v.dtype = x; return v; }
 
   bool is_none() const { return kind == Kind::None; }

@@ -7,17 +7,6 @@
 
 namespace pt2web {
 
-namespace {
-
-Value optional_tensors(const std::vector<Tensor>& tensors) {
-  Value v;
-  v.kind = Value::Kind::OptionalTensorList;
-  v.tensors = tensors;
-  return v;
-}
-
-}  // namespace
-
 void WriteJournal::watch(const std::map<std::string, Tensor>& buffers, const std::set<std::string>& names) {
   storages_.clear();
   entries_.clear();
@@ -58,7 +47,7 @@ void WriteJournal::save(const Tensor& target, const OpCall& call, const Prepared
   } else if (name == "aten::index_put_" && writes_self) {
     entry.kind = Entry::Kind::Elements;
     entry.indices = call.tensor_list(1);
-    entry.saved = run_op1("aten::index.Tensor", {arg(target), optional_tensors(entry.indices)});
+    entry.saved = run_op1("aten::index.Tensor", {arg(target), Value::from_optional_tensors(entry.indices)});
   } else {
     entry.saved = target.clone();
   }
@@ -76,7 +65,7 @@ void WriteJournal::roll_back() noexcept {
           break;
         case Entry::Kind::Elements:
           run_op("aten::index_put_.default",
-                 {arg(it->target), optional_tensors(it->indices), arg(it->saved), Value::from_bool(false)});
+                 {arg(it->target), Value::from_optional_tensors(it->indices), arg(it->saved), Value::from_bool(false)});
           break;
       }
     } catch (...) {

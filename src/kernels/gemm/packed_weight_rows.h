@@ -5,8 +5,10 @@
 // bias), for up to two rows of A at once; a panel is read once per two rows
 // and is still in cache for the next pair. Unlike the unpacked dot products
 // (gemv.h), nothing is reduced across lanes and x is broadcast once per step
-// for sixteen outputs, so the product runs near the rate of one plain read
-// of the weight (docs/DECISIONS.md has the figures).
+// for sixteen outputs. It runs at 0.5-0.9 of the rate of one plain read of
+// the weight, by shape, bound by each sum's chain of adds where the weight
+// is in cache; unrolled alternatives spilled under V8 (docs/DECISIONS.md
+// has the figures).
 // No heap allocation after the first call on a thread (a strided A is copied
 // into a thread-local buffer that only grows).
 // Preconditions (checked by callers): sizes >= 0, `packed` from

@@ -87,8 +87,7 @@ void put_op(OpCall& c) {
     if (i < -n || i >= n)
       fail(ErrorCode::BadInput, c.where(), "out of range: tried to access index ", i, " on a tensor of ", n,
            " elements.");
-  Value flat_index = Value::from_tensors({reshape(index, {-1})});
-  flat_index.kind = Value::Kind::OptionalTensorList;
+  const Value flat_index = Value::from_optional_tensors({reshape(index, {-1})});
   Tensor out = run_op1("aten::index_put.default",
                        {arg(reshape(self, {-1})), flat_index, arg(reshape(source, {-1})), c.arg(3)});
   c.push(reshape(out, self.sizes()));
@@ -162,9 +161,7 @@ Value clamped_indices(const std::vector<Tensor>& indices, const Shape& sizes, bo
     for (int64_t& v : values) v = std::max(lo, std::min(v, size - 1));
     out.push_back(int64_tensor(indices[k].sizes(), values));
   }
-  Value v = Value::from_tensors(std::move(out));
-  v.kind = Value::Kind::OptionalTensorList;
-  return v;
+  return Value::from_optional_tensors(std::move(out));
 }
 
 void check_mask(const OpCall& c, const Tensor& mask) {

@@ -46,11 +46,7 @@ inline Tensor make_bool(const Shape& shape, const std::vector<bool>& values) {
 
 inline Value tv(const Tensor& t) { return Value::from_tensor(t); }
 inline Value tl(std::vector<Tensor> ts) { return Value::from_tensors(std::move(ts)); }
-inline Value optional_tl(std::vector<Tensor> ts) {  // Tensor?[]: undefined entries are None
-  Value v = Value::from_tensors(std::move(ts));
-  v.kind = Value::Kind::OptionalTensorList;
-  return v;
-}
+inline Value optional_tl(std::vector<Tensor> ts) { return Value::from_optional_tensors(std::move(ts)); }
 inline Value iv(int64_t i) { return Value::from_int(i); }
 inline Value dv(double d) { return Value::from_double(d); }
 inline Value bv(bool b) { return Value::from_bool(b); }

@@ -39,13 +39,6 @@ bool same_bits(const Tensor& a, const Tensor& b) {
   return x.sizes() == y.sizes() && std::memcmp(x.raw_data(), y.raw_data(), x.nbytes()) == 0;
 }
 
-Value optional_tensors(std::vector<Tensor> tensors) {
-  Value v;
-  v.kind = Value::Kind::OptionalTensorList;
-  v.tensors = std::move(tensors);
-  return v;
-}
-
 // What the executor does for one node: tell the journal, then run the kernel.
 void run_in_place(WriteJournal& journal, const std::string& op, std::vector<Value> args) {
   const OpEntry* entry = op_table().find(op);
@@ -82,7 +75,7 @@ TEST_CASE("the journal saves the elements index_put_ replaces, accumulating and 
   WriteJournal journal;
   journal.watch(buffers, {"table"});
   run_in_place(journal, "aten::index_put_.default",
-               {arg(buffers["table"]), optional_tensors({longs({1, 1, 4}), longs({0, 0, 5})}),
+               {arg(buffers["table"]), Value::from_optional_tensors({longs({1, 1, 4}), longs({0, 0, 5})}),
                 arg(filled({3}, 10.0f)), Value::from_bool(true)});
   CHECK(journal.saved_elements() == 3);
   CHECK(buffers["table"].data<float>()[6] == 6.0f + 20.0f);
