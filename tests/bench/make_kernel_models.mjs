@@ -33,7 +33,8 @@ export function writeKernelModels(dir, specs = KERNEL_SPECS) {
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a script (not when imported, nor from node -e, where argv[1] is unset).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const dir = resolve(process.argv[2] ?? DEFAULT_KERNEL_DIR);
   for (const m of writeKernelModels(dir)) console.log(`${m.name}: ${m.pt2Path}, ${m.onnxPath}`);
 }

@@ -20,9 +20,21 @@ if [[ -z "$root" || ! -x "$root/usr/bin/python3" ]]; then
 fi
 shift || true
 requested=("$@")
-# The fixtures' int8 twins are made by ../shared, not here: naming one asks
-# only for its onnxruntime-web model (below).
-fixture_twins=" q_mobilenet_v2 q_encoder_small_dyn "
+# The int8 twins and onnxruntime-web's model for each, from the harness's own
+# list (tests/bench/models.mjs, INT8_MODELS), a line each:
+#   twin  where its float model is  float model  int8 ONNX file
+mapfile -t int8_onnx < <(cd "$repo" && node --input-type=module -e "
+  import { INT8_MODELS } from './tests/bench/models.mjs';
+  for (const m of INT8_MODELS)
+    console.log(m.name, m.generated ? 'tests/bench/models' : 'tests/fixtures', m.twin, m.onnx);")
+(( ${#int8_onnx[@]} > 0 )) || { echo "could not read INT8_MODELS from tests/bench/models.mjs" >&2; exit 2; }
+# The fixtures' twins are made by ../shared, not here: naming one asks only
+# for its onnxruntime-web model (below).
+fixture_twins=" "
+for line in "${int8_onnx[@]}"; do
+  read -r twin home _ <<<"$line"
+  if [[ "$home" == tests/fixtures ]]; then fixture_twins+="$twin "; fi
+done
 models=()
 for name in "$@"; do [[ "$fixture_twins" == *" $name "* ]] || models+=("$name"); done
 gen_fixtures=${GEN_FIXTURES:-}
@@ -42,25 +54,21 @@ if [[ ${#requested[@]} -eq 0 || ${#models[@]} -gt 0 ]]; then
   echo "wrote $(ls "$work/out" | wc -l) models into tests/bench/models/" >&2
 fi
 
-# onnxruntime-web's side of each int8 twin (tests/bench/models.mjs,
-# INT8_MODELS): an int8 ONNX model made from its float twin's model.onnx.
-# A generated twin gets one when the twin was written in this run; a
-# fixture's twin (tests/fixtures-int8) when its file is missing, or when the
-# run was asked for it by name.
-#   twin  where the float model is  float model  maker  suffix
-int8_onnx=(
-  "q_resnet18 tests/bench/models resnet18 make_qdq_onnx.py qdq"
-  "q_mobilenet_v3_small tests/bench/models mobilenet_v3_small make_qdq_onnx.py qdq"
-  "q_vit_tiny_dyn tests/bench/models vit_tiny make_dynamic_int8_onnx.py dyn_int8"
-  "q_bert_mini_dyn tests/bench/models bert_mini make_dynamic_int8_onnx.py dyn_int8"
-  "q_mobilenet_v2 tests/fixtures mobilenet_v2 make_qdq_onnx.py qdq"
-  "q_encoder_small_dyn tests/fixtures encoder_small make_dynamic_int8_onnx.py dyn_int8"
-)
+# onnxruntime-web's side of each int8 twin: an int8 ONNX model made from its
+# float twin's model.onnx, static QDQ or dynamic by the file's suffix. A
+# generated twin gets one when the twin was written in this run; a fixture's
+# twin (tests/fixtures-int8) when its file is missing, or when the run was
+# asked for it by name.
 named() { local n; for n in "${requested[@]}"; do [[ "$n" == "$1" ]] && return 0; done; return 1; }
 cp "$repo/tools/torch/make_qdq_onnx.py" "$repo/tools/torch/make_dynamic_int8_onnx.py" "$work/"
 for line in "${int8_onnx[@]}"; do
-  read -r twin home float maker suffix <<<"$line"
-  target="$repo/tests/bench/models/$float.$suffix.onnx"
+  read -r twin home float file <<<"$line"
+  case "$file" in
+    *.qdq.onnx) maker=make_qdq_onnx.py ;;
+    *.dyn_int8.onnx) maker=make_dynamic_int8_onnx.py ;;
+    *) echo "$twin: no maker for $file" >&2; continue ;;
+  esac
+  target="$repo/tests/bench/models/$file"
   if [[ "$home" == tests/fixtures ]]; then
     [[ ! -f "$target" ]] || named "$twin" || continue
   else
@@ -72,9 +80,9 @@ for line in "${int8_onnx[@]}"; do
     continue
   fi
   cp "$float_onnx" "$work/$float.onnx"
-  if chroot "$root" python3 "$inside/$maker" "$inside/$float.onnx" "$inside/$float.$suffix.onnx"; then
-    cp "$work/$float.$suffix.onnx" "$target"
-    echo "wrote tests/bench/models/$float.$suffix.onnx" >&2
+  if chroot "$root" python3 "$inside/$maker" "$inside/$float.onnx" "$inside/$file"; then
+    cp "$work/$file" "$target"
+    echo "wrote tests/bench/models/$file" >&2
   else
     echo "$twin: $maker failed; its onnxruntime-web side will be skipped" >&2
   fi
