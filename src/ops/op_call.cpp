@@ -180,4 +180,10 @@ SubgraphRunner& OpCall::runner() const {
   return *runner_;
 }
 
+RandomSource& OpCall::random() const {
+  if (runner_ == nullptr)
+    fail(ErrorCode::Unsupported, where(), "a random operator needs a program's random source; it ran outside one");
+  return runner_->random_source();
+}
+
 }  // namespace pt2web

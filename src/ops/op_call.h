@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ops/op_schema.h"
+#include "ops/random_source.h"
 #include "ops/value.h"
 
 namespace pt2web {
@@ -28,10 +29,13 @@ struct Scalar {
 };
 
 // Runs a subgraph (bodies of higher-order ops such as cond). Implemented by the executor.
+// What a kernel may ask of the run it belongs to: running a subgraph (the
+// higher-order operators) and the program's random source (random operators).
 class SubgraphRunner {
  public:
   virtual ~SubgraphRunner() = default;
   virtual std::vector<Value> run_subgraph(const Graph& graph, const std::vector<Value>& inputs) = 0;
+  virtual RandomSource& random_source() = 0;
 };
 
 class OpCall {
@@ -62,6 +66,9 @@ class OpCall {
   const Graph& graph_arg(size_t index) const;
 
   SubgraphRunner& runner() const;
+  // The program's random source. Throws Error(Unsupported) when the call
+  // runs outside a program (no run context to draw from).
+  RandomSource& random() const;
 
   // Results, in schema return order.
   std::vector<Value> outputs;

@@ -20,6 +20,8 @@ const char* const kDefaultDict = "collections.defaultdict";
 const char* const kDeque = "collections.deque";
 const char* const kNamedTuple = "collections.namedtuple";
 const char* const kNoneType = "builtins.NoneType";
+// torch.fx's immutable list (context None) holds its items as a list does.
+const char* const kImmutableList = "torch.fx.immutable_collections.immutable_list";
 
 bool is_dict_like(const TreeSpec& s) {
   return s.type == kDict || s.type == kOrderedDict || s.type == kDefaultDict;
@@ -148,6 +150,7 @@ class SpecReader {
     if (!type.is_string()) bad(where, "type must be a string or null");
     TreeSpec s;
     s.type = type.get<std::string>();
+    if (s.type == kImmutableList) s.type = kList;
     for (size_t i = 0; i < children.size(); ++i)
       s.children.push_back(
           node(children[i], where + ".children_spec[" + std::to_string(i) + "]", depth + 1));
@@ -179,8 +182,7 @@ class SpecReader {
         if (s.type == kDict || s.type == kOrderedDict || s.type == kTuple || s.type == kList ||
             s.type == kDeque || s.type == kNoneType)
           bad(where, "context is not valid JSON: " + context.get<std::string>());
-        s.context = context.get<std::string>();  // a custom type's own encoding
-        return;
+        unsupported_class(s, context.get<std::string>());
       }
     }
     if (s.type == kDict || s.type == kOrderedDict) {
@@ -192,9 +194,34 @@ class SpecReader {
       s.context = inner.dump();
     } else if (s.type == kNoneType) {
       if (!s.children.empty()) bad(where, "None cannot have children");
+    } else if (s.type == kDeque) {
+      s.context = inner.dump();  // its maxlen
+    } else if (is_key_list_context(s, inner)) {
+      s.key_list = true;
+      s.keys = read_keys(inner, s, where);
+      s.context = inner.dump();
     } else if (s.type != kTuple && s.type != kList) {
-      s.context = inner.dump();  // deque's maxlen, custom types' contexts
+      unsupported_class(s, inner.dump());
     }
+  }
+
+  // A registered class pt2web cannot rebuild: its context is its own
+  // encoding, so neither its fields nor its order can be known.
+  [[noreturn]] static void unsupported_class(const TreeSpec& s, const std::string& context) {
+    fail(ErrorCode::Unsupported, "the program's inputs or outputs hold a ", s.type,
+         " (a class registered as a pytree node) whose serialized context, ", context,
+         ", is not the list of its keys; pt2web passes Python's containers, namedtuples, dataclasses "
+         "and classes whose context lists their keys (transformers' ModelOutput)");
+  }
+
+  // A registered class whose context is its keys, one per child: strings or
+  // integers, as json.dumps wrote the list its flatten function returned.
+  static bool is_key_list_context(const TreeSpec& s, const json& context) {
+    if (s.type == kTuple || s.type == kList || s.type == kNoneType) return false;
+    if (!context.is_array() || context.size() != s.children.size()) return false;
+    for (const auto& key : context)
+      if (!key.is_string() && !key.is_number_integer()) return false;
+    return true;
   }
 
   // A registered dataclass's context: [[fields with values], [fields that
@@ -256,6 +283,7 @@ std::string context_repr(const TreeSpec& s) {
     return "[" + class_repr(module + "." + name) + ", " + keys_repr(s.keys) + "]";
   }
   if (s.type == kDeque) return s.context == "null" ? "None" : s.context;
+  if (s.key_list) return keys_repr(s.keys);
   if (s.dataclass) {
     std::vector<PyValue> none;
     for (const auto& n : s.none_fields) none.push_back(PyValue::from_str(n));
@@ -281,7 +309,7 @@ std::string repr(const TreeSpec& s, size_t indent) {
 std::string child_path(const TreeSpec& parent, bool parent_is_root_call, const std::string& path,
                        size_t index) {
   if (parent_is_root_call) return index == 0 ? "*args" : "**kwargs";
-  if (is_dict_like(parent)) return path + "[" + key_repr(parent.keys[index]) + "]";
+  if (is_dict_like(parent) || parent.key_list) return path + "[" + key_repr(parent.keys[index]) + "]";
   if (parent.dataclass) return path + "." + parent.keys[index].s;
   return path + "[" + std::to_string(index) + "]";
 }
@@ -296,6 +324,7 @@ std::string describe_spec(const TreeSpec& s) {
   if (s.type == kList) return "a list of " + items(s.children.size());
   if (s.type == kNamedTuple) return "a namedtuple " + s.context + " of " + items(s.children.size());
   if (s.dataclass) return "a dataclass " + s.type + " with fields " + keys_repr(s.keys);
+  if (s.key_list) return "a " + s.type + " with keys " + keys_repr(s.keys);
   return "a " + short_type_name(s.type) + " of " + items(s.children.size());
 }
 
@@ -360,7 +389,7 @@ class Flattener {
     if (spec.type == kList) return is_list || (!exact_ && plain_tuple);
     if (spec.type == kNamedTuple)
       return (is_tuple && (value.s.empty() || same_class(spec.context, value.s))) || (!exact_ && is_list);
-    return is_tuple || is_list;  // deque and custom nodes: positional children
+    return is_tuple || is_list;  // deque, and records given as their values in order
   }
 
   void visit(const TreeSpec& spec, const PyValue& value, const std::string& path, bool root_call) {
@@ -373,7 +402,7 @@ class Flattener {
       if (!value.is_none()) mismatch(spec, value, path);
       return;
     }
-    if (is_dict_like(spec) || (spec.dataclass && value.kind == PyValue::Kind::Dict)) {
+    if (is_dict_like(spec) || (spec.is_record() && value.kind == PyValue::Kind::Dict)) {
       visit_keyed(spec, value, path, root_call);
       return;
     }
@@ -383,11 +412,12 @@ class Flattener {
       visit(spec.children[i], value.items[i], child_path(spec, root_call, path, i), false);
   }
 
-  // Dicts, and dataclasses given as their fields: matched by key in any
-  // order (a dataclass's None fields may be given as None or left out).
+  // Dicts, and records (dataclasses, key-list classes) given as their
+  // fields: matched by key in any order (a dataclass's None fields may be
+  // given as None or left out).
   void visit_keyed(const TreeSpec& spec, const PyValue& value, const std::string& path, bool root_call) {
     if (value.kind != PyValue::Kind::Dict) mismatch(spec, value, path);
-    if (spec.dataclass && !value.s.empty() && !same_class(spec.type, value.s))
+    if (spec.is_record() && !value.s.empty() && !same_class(spec.type, value.s))
       mismatch(spec, value, path, "; the class differs");
     auto none_field = [&](const PyValue& key, const PyValue& item) {
       return spec.dataclass && key.kind == PyValue::Kind::Str && item.is_none() &&
@@ -435,7 +465,7 @@ PyValue rebuild(const TreeSpec& s, const std::vector<PyValue>& leaves, size_t& n
     d.items = std::move(children);
     return d;
   }
-  if (s.dataclass) {
+  if (s.is_record()) {
     PyValue d = PyValue::dict();
     d.s = s.type;
     d.keys = s.keys;
@@ -446,7 +476,6 @@ PyValue rebuild(const TreeSpec& s, const std::vector<PyValue>& leaves, size_t& n
   if (s.type == kList || s.type == kDeque) return PyValue::list(std::move(children));
   PyValue t = PyValue::tuple(std::move(children));
   if (s.type == kNamedTuple) t.s = s.context;
-  else if (s.type != kTuple) t.s = s.type;  // a custom node: keep its type name
   return t;
 }
 

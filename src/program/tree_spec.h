@@ -6,8 +6,10 @@
 // that form; to_string() prints the spec the way torch's TreeSpec repr does
 // ("TreeSpec(tuple, None, [*, *])").
 //
-// Errors: parse() throws Error(BadFile); flatten() throws Error(BadInput) with
-// a message that shows the expected and the received structure.
+// Errors: parse() throws Error(BadFile) for a malformed spec and
+// Error(Unsupported), naming the type, for a registered class whose context
+// is neither a key list nor a dataclass's; flatten() throws Error(BadInput)
+// with a message that shows the expected and the received structure.
 #pragma once
 
 #include <string>
@@ -34,6 +36,13 @@ struct TreeSpec {
   // also takes a tuple of the field values in order.
   bool dataclass = false;
   std::vector<std::string> none_fields;
+  // A registered class whose serialized context is the list of its keys, one
+  // per child, in order (transformers' ModelOutput subclasses, torch's
+  // immutable_dict): like a dataclass without None fields, its values are
+  // Dicts (key -> value) whose `s` is the type name.
+  bool key_list = false;
+  // Either kind of named record: a Dict of fields that remembers its class.
+  bool is_record() const { return dataclass || key_list; }
   std::vector<TreeSpec> children;
   size_t num_leaves = 1;
 

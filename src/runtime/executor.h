@@ -108,6 +108,10 @@ class Executor : public SubgraphRunner {
   std::vector<Value> run(const std::vector<Value>& inputs);
   std::vector<Value> run_subgraph(const Graph& graph, const std::vector<Value>& inputs) override;
 
+  // The random operators' source: reseeded by set_random_seed (0 at start).
+  RandomSource& random_source() override { return random_; }
+  void set_random_seed(uint64_t seed) { random_.reseed(seed); }
+
   void set_observer(NodeObserver* observer) { observer_ = observer; }
   // Watches in-place writes in this graph and its subgraphs (nullptr: none).
   void set_write_watcher(InPlaceWriteWatcher* watcher) { write_watcher_ = watcher; }
@@ -121,6 +125,7 @@ class Executor : public SubgraphRunner {
   std::set<std::string> fixed_inputs_;
   NodeObserver* observer_ = nullptr;
   InPlaceWriteWatcher* write_watcher_ = nullptr;
+  RandomSource random_;
 };
 
 }  // namespace pt2web

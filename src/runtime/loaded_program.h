@@ -97,8 +97,16 @@ class LoadedProgram {
   // Current parameters and buffers, in state-dict order. Entries no node
   // reads that were left in the source are read from it now (copies).
   std::vector<std::pair<std::string, Tensor>> state_dict() const;
+  // Current values of every buffer by name, persistent or not (what torch's
+  // ep.module().named_buffers() holds; state_dict() leaves non-persistent
+  // buffers out, as torch's does). Views of the program's own state.
+  const std::map<std::string, Tensor>& buffers() const { return session_->buffers(); }
   // Restores every buffer to its value at load time.
   void reset_state() { session_->reset_state(); }
+  // Restarts the stream of the random operators (rand, randn, randint,
+  // bernoulli, uniform_, normal_, ...) at `seed`; a program starts at seed 0.
+  // Deterministic per seed, not bit-equal to torch's generator.
+  void set_random_seed(uint64_t seed) { session_->set_random_seed(seed); }
 
   // The archive's example inputs as (args, kwargs), or nullptr when it has
   // none. Throws Error(Unsupported) with the reason when the archive has

@@ -57,6 +57,8 @@ class Session {
   const std::map<std::string, Tensor>& buffers() const { return buffers_; }
 
   void set_observer(NodeObserver* observer) { executor_.set_observer(observer); }
+  // Restarts the random operators' stream (ops/random_source.h) at `seed`.
+  void set_random_seed(uint64_t seed) { executor_.set_random_seed(seed); }
 
   // Activation memory of the last run: the planned arena's bytes (0 before a
   // plan exists), and what the same buffers take without reuse.

@@ -21,6 +21,9 @@ namespace {
 std::string check_state(const LoadedProgram& program, const Case& c) {
   PyValue state = PyValue::dict();
   for (auto& [name, t] : program.state_dict()) state.set(PyValue::from_str(name), PyValue::from_tensor(t));
+  // torch records named_buffers(), non-persistent ones (a static KV cache) included.
+  for (auto& [name, t] : program.buffers())
+    if (!state.get(name)) state.set(PyValue::from_str(name), PyValue::from_tensor(t));
   for (size_t k = 0; k < c.state_after.keys.size(); ++k) {
     const std::string& name = c.state_after.keys[k].s;
     const PyValue* got = state.get(name);

@@ -12,6 +12,8 @@ std::string fixtures_dir() { return std::string(kTestsDir) + "/fixtures"; }
 std::string int8_fixtures_dir() { return std::string(kTestsDir) + "/fixtures-int8"; }
 std::string export_fixtures_dir() { return std::string(kTestsDir) + "/fixtures-export"; }
 std::string decomp_fixtures_dir() { return std::string(kTestsDir) + "/fixtures-decomp"; }
+std::string torch214_fixtures_dir() { return std::string(kTestsDir) + "/fixtures-2.14"; }
+std::string transformers_fixtures_dir() { return std::string(kTestsDir) + "/fixtures-transformers"; }
 std::string conformance_dir() { return std::string(kTestsDir) + "/conformance"; }
 
 }  // namespace pt2web::testing

@@ -7,6 +7,7 @@ void register_creation_ops(OpTable& t) {
   register_diagonal_builder_ops(t);
   register_factory_ops(t);
   register_spaced_range_ops(t);
+  register_random_ops(t);
 }
 
 }  // namespace pt2web

@@ -9,5 +9,6 @@ namespace pt2web {
 
 void register_layer_norm_ops(OpTable& t);  // layer_norm.cpp
 void register_normalization_ops(OpTable& t);  // normalization.cpp
+void register_weight_norm_ops(OpTable& t);  // weight_norm.cpp
 
 }  // namespace pt2web

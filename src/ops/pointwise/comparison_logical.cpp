@@ -194,11 +194,20 @@ void add_comparison(OpTable& t, const std::string& name) {
   add_with_in_place(t, name, "Scalar", ", Scalar other", predicate_binary<Fn, false>, predicate_binary<Fn, true>);
 }
 
+// bitwise_<op> and Python's operator for it (a & b is aten::__and__, a &= b
+// aten::__iand__), which ATen defines as that function: the same kernel.
 template <typename Fn>
-void add_bitwise(OpTable& t, const std::string& name) {
+void add_bitwise(OpTable& t, const std::string& name, const std::string& python_op) {
   add_with_in_place(t, name, "Tensor", ", Tensor other", bitwise_binary<Fn, false>, bitwise_binary<Fn, true>);
   add_with_in_place(t, name, "Scalar", ", Scalar other", bitwise_binary<Fn, false>, bitwise_binary<Fn, true>);
   t.add("aten::" + name + ".Scalar_Tensor(Scalar self, Tensor other) -> Tensor", bitwise_binary<Fn, false>);
+  for (const char* overload : {"Tensor", "Scalar"}) {
+    const std::string other = std::string(overload) == "Tensor" ? "Tensor other" : "Scalar other";
+    t.add("aten::__" + python_op + "__." + overload + "(Tensor self, " + other + ") -> Tensor",
+          bitwise_binary<Fn, false>);
+    t.add("aten::__i" + python_op + "__." + overload + "(Tensor(a!) self, " + other + ") -> Tensor(a!)",
+          bitwise_binary<Fn, true>);
+  }
 }
 
 }  // namespace
@@ -254,9 +263,9 @@ void register_comparison_logical_ops(OpTable& t) {
   add_with_in_place(t, "logical_xor", "", ", Tensor other", predicate_binary<LogicalXor, false>,
                     predicate_binary<LogicalXor, true>);
 
-  add_bitwise<BitAnd>(t, "bitwise_and");
-  add_bitwise<BitOr>(t, "bitwise_or");
-  add_bitwise<BitXor>(t, "bitwise_xor");
+  add_bitwise<BitAnd>(t, "bitwise_and", "and");
+  add_bitwise<BitOr>(t, "bitwise_or", "or");
+  add_bitwise<BitXor>(t, "bitwise_xor", "xor");
 
   t.add("aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", where_op);
   t.add("aten::where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", where_op);

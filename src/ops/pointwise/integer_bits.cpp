@@ -120,6 +120,16 @@ void register_integer_bits_ops(OpTable& t) {
         integer_binary<RightShift, true>);
   t.add("aten::bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
         integer_binary<RightShift, true>);
+  // Python's << and >> (and <<=, >>=): ATen's __lshift__ and __rshift__ run
+  // the shift kernels of bitwise_left_shift and bitwise_right_shift.
+  t.add("aten::__lshift__.Tensor(Tensor self, Tensor other) -> Tensor", integer_binary<LeftShift, false>);
+  t.add("aten::__lshift__.Scalar(Tensor self, Scalar other) -> Tensor", integer_binary<LeftShift, false>);
+  t.add("aten::__ilshift__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", integer_binary<LeftShift, true>);
+  t.add("aten::__ilshift__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", integer_binary<LeftShift, true>);
+  t.add("aten::__rshift__.Tensor(Tensor self, Tensor other) -> Tensor", integer_binary<RightShift, false>);
+  t.add("aten::__rshift__.Scalar(Tensor self, Scalar other) -> Tensor", integer_binary<RightShift, false>);
+  t.add("aten::__irshift__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", integer_binary<RightShift, true>);
+  t.add("aten::__irshift__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", integer_binary<RightShift, true>);
   t.add("aten::gcd(Tensor self, Tensor other) -> Tensor", integer_binary<Gcd, false>);
   t.add("aten::gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)", integer_binary<Gcd, true>);
   t.add("aten::lcm(Tensor self, Tensor other) -> Tensor", integer_binary<Lcm, false>);

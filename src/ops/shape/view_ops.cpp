@@ -243,6 +243,19 @@ void register_view_ops(OpTable& t) {
   t.add("aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)",
         as_strided_op);
   t.add("aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", diagonal_op);
+  // In-place view operators change self's sizes and strides, not its data:
+  // the kernel is the view's, and the graph reads the new view through the
+  // node's output (export records later uses of self as uses of it).
+  t.add("aten::t_(Tensor(a!) self) -> Tensor(a!)", t_op);
+  t.add("aten::transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", transpose_op);
+  t.add("aten::swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", swapdims_op);
+  t.add("aten::swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)", swapdims_op);
+  t.add("aten::unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", unsqueeze_op);
+  t.add("aten::squeeze_(Tensor(a!) self) -> Tensor(a!)", squeeze_all_op);
+  t.add("aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", squeeze_dim_op);
+  t.add("aten::squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)", squeeze_dims_op);
+  t.add("aten::as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)",
+        as_strided_op);
   t.add("aten::atleast_1d(Tensor self) -> Tensor", atleast_op<1>);
   t.add("aten::atleast_2d(Tensor self) -> Tensor", atleast_op<2>);
   t.add("aten::atleast_3d(Tensor self) -> Tensor", atleast_op<3>);

@@ -104,6 +104,10 @@ TEST_CASE("every fixture converted to the PT2-archive layout passes its cases", 
     for (const auto& name : testing::fixture_names(dir)) {
       for (bool core : {false, true}) {
         if (!testing::file_exists(dir + "/" + name + (core ? "/cases.core.json" : "/cases.json"))) continue;
+        // Programs torch 2.14 wrote are in the PT2-archive layout already
+        // (fixture_cases_test runs them as they are).
+        const std::string model = dir + "/" + name + (core ? "/model.core.pt2" : "/model.pt2");
+        if (LoadedProgram(fixture_bytes(model), model).describe({false})["archive"]["kind"] == "pt2-archive") continue;
         SECTION(name + (core ? " core" : " training")) {
           check_converted(dir + "/" + name, core, {});
         }

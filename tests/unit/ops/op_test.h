@@ -59,7 +59,7 @@ inline Value dt(DType d) { return Value::from_dtype(d); }
 // Calls operator `name` ("aten::exp" means aten::exp.default) with the
 // leading arguments given; the rest take their schema defaults (None for
 // optional ones without one). Returns all outputs.
-inline std::vector<Value> call(const std::string& name, std::vector<Value> args) {
+inline std::vector<Value> call(const std::string& name, std::vector<Value> args, SubgraphRunner* runner = nullptr) {
   const bool has_overload = name.find('.') != std::string::npos;
   const OpEntry* entry = op_table().find(has_overload ? name : name + ".default");
   INFO("operator " << name);
@@ -69,7 +69,7 @@ inline std::vector<Value> call(const std::string& name, std::vector<Value> args)
     REQUIRE((a.default_value.has_value() || a.is_optional));
     args.push_back(a.default_value ? *a.default_value : Value::none());
   }
-  OpCall c(entry->schema, std::move(args), nullptr);
+  OpCall c(entry->schema, std::move(args), runner);
   entry->kernel(c);
   return c.outputs;
 }

@@ -1,0 +1,92 @@
+"""Programs that torch 2.14's TRAINING IR keeps operators for, as transformers and
+torchaudio write them, exported by real torch in the fixture format
+(tests/fixtures/README.md): Python's bitwise operators on tensors (every
+attention mask of transformers' text models is `a & b`), in-place view
+operators (t_, unsqueeze_, squeeze_, transpose_, swapdims_, as_strided_).
+
+Run with torch 2.14 (the sid chroot of ../shared/tools/README.md), with
+../shared/tools/gen_fixtures.py importable (same folder or PYTHONPATH):
+    python3 gen_torch214_programs.py OUTDIR [name ...]
+"""
+import sys
+
+import torch
+import torch.nn as nn
+
+import gen_fixtures as gf
+
+
+class BitwiseOperators(nn.Module):
+    """Masks combined as transformers combines them, and integer bit arithmetic
+    with Python's operators, also in place."""
+    def forward(self, x, ids, shift):
+        pad = ids != 0
+        causal = torch.ones(ids.shape[1], ids.shape[1], dtype=torch.bool).tril()
+        mask = pad[:, None, :] & causal[None]
+        either = pad | (ids > 5)
+        odd = (ids & 1) ^ (ids >> 2)
+        grown = ids << shift
+        acc = ids.clone()
+        acc &= 6
+        acc |= ids & 8
+        acc ^= 3
+        acc <<= 1
+        acc >>= shift
+        flags = pad.clone()
+        flags &= ids < 9
+        return x.masked_fill(~mask, 0.0).sum(-1), either, odd, grown, acc, flags, (ids << 2) >> shift
+
+
+class InplaceViews(nn.Module):
+    """In-place view operators on intermediate tensors: the later reads see
+    the new sizes and strides."""
+    def forward(self, x, v):
+        a = x * 2
+        a.t_()
+        b = a + 1
+        c = v.clone()
+        c.unsqueeze_(0)
+        c.unsqueeze_(-1)
+        d = c * 3
+        c.squeeze_()
+        e = x.clone()
+        e.transpose_(0, 1)
+        f = x.clone()
+        f.swapdims_(0, 1)
+        g = x.clone().reshape(-1)
+        g.as_strided_((2, 2), (1, 3), 1)
+        h = x.clone()[None]
+        h.squeeze_(0)
+        return b, d, c + 0, e + f, g * 1, h - 1
+
+
+def R(*s):
+    return torch.randn(*s)
+
+
+def models():
+    ids = torch.tensor([[3, 7, 0, 12], [9, 2, 5, 0]])
+    ids2 = torch.tensor([[1, 14, 6, 0], [4, 0, 0, 0]])
+    return {
+        "bitwise_operators": lambda: (
+            BitwiseOperators(), (R(2, 4, 4), ids, 1), {}, None,
+            [("example", (R(2, 4, 4), ids, 1), {}), ("other_ids", (R(2, 4, 4), ids2, 1), {})],
+            (1e-6, 1e-6), "Python's & | ^ << >> and &= |= ^= <<= >>= on bool and int64 tensors"),
+        "inplace_views": lambda: (
+            InplaceViews(), (R(2, 3), R(4)), {}, None,
+            [("example", (R(2, 3), R(4)), {}), ("other_values", (R(2, 3), R(4)), {})],
+            (1e-6, 1e-6), "t_, unsqueeze_, squeeze_ (all, dim), transpose_, swapdims_, as_strided_ on intermediates"),
+    }
+
+
+def main():
+    outdir, only = sys.argv[1], set(sys.argv[2:])
+    torch.manual_seed(0)
+    for name, builder in models().items():
+        if only and name not in only:
+            continue
+        gf.export_one(name, builder, outdir)
+
+
+if __name__ == "__main__":
+    main()
