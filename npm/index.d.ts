@@ -317,7 +317,16 @@ export class Program extends ProgramBase {
    * @throws BadInputError when the inputs do not match (nothing is computed)
    */
   run<Out extends OutputValue = Tensor>(args?: InputValue[], kwargs?: Record<string, InputValue> | Map<string, InputValue>): Out;
+  /**
+   * run(feeds): the keyword inputs as one object, for a program whose inputs
+   * are all keywords (transformers models: `run({ input_ids, attention_mask })`).
+   * @throws BadInputError naming the positional inputs when the program has some
+   */
+  run<Out extends OutputValue = Tensor>(feeds: Record<string, InputValue> | Map<string, InputValue>): Out;
   /** run() timing every node: per operator, slowest first. */
+  runProfiled<Out extends OutputValue = Tensor>(
+    feeds: Record<string, InputValue> | Map<string, InputValue>,
+  ): { outputs: Out; profile: Array<{ target: string; calls: number; ms: number }> };
   runProfiled<Out extends OutputValue = Tensor>(
     args?: InputValue[],
     kwargs?: Record<string, InputValue> | Map<string, InputValue>,
@@ -358,6 +367,12 @@ export class WorkerProgram extends ProgramBase {
   run<Out extends OutputValue = Tensor>(
     args?: InputValue[],
     kwargs?: Record<string, InputValue> | Map<string, InputValue>,
+    options?: { transfer?: boolean },
+  ): Promise<Out>;
+  /** run(feeds) in the worker: the keyword inputs as one object (Program.run(feeds)). */
+  run<Out extends OutputValue = Tensor>(
+    feeds: Record<string, InputValue> | Map<string, InputValue>,
+    kwargs?: undefined,
     options?: { transfer?: boolean },
   ): Promise<Out>;
   runProfiled<Out extends OutputValue = Tensor>(

@@ -13,7 +13,7 @@
 import { BadInputError, callNative } from './errors.js';
 import { DISPOSE } from './platform.js';
 import { Tensor } from './tensor.js';
-import { fromNative, nativeCall } from './values.js';
+import { callOf, fromNative } from './values.js';
 
 const finalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((native) => native.delete()) : null;
@@ -89,12 +89,13 @@ export class Program {
   /**
    * Runs the program like ep.module()(*args, **kwargs). Tensors in the
    * result are new arrays; input tensors the program mutates are updated in place.
-   * @param {Array} args positional arguments
-   * @param {object} kwargs keyword arguments
+   * @param {Array|object} args positional arguments; or, alone, the feeds
+   *   object of a program whose inputs are all keywords (run({input_ids, attention_mask}))
+   * @param {object} [kwargs] keyword arguments
    */
-  run(args = [], kwargs = {}) {
+  run(args = [], kwargs) {
     const native = this.#alive();
-    const call = nativeCall(args, kwargs);
+    const call = callOf(args, kwargs, this.inputs);
     return fromNative(callNative(() => native.run(call.args, call.kwargs)));
   }
 
@@ -103,9 +104,9 @@ export class Program {
    * @returns {{outputs: any, profile: Array<{target: string, calls: number, ms: number}>}}
    *   profile: per operator, slowest first
    */
-  runProfiled(args = [], kwargs = {}) {
+  runProfiled(args = [], kwargs) {
     const native = this.#alive();
-    const call = nativeCall(args, kwargs);
+    const call = callOf(args, kwargs, this.inputs);
     const { outputs, profile } = callNative(() => native.runProfiled(call.args, call.kwargs));
     return { outputs: fromNative(outputs), profile };
   }

@@ -114,3 +114,30 @@ export function nativeCall(args, kwargs) {
         : named,
   };
 }
+
+/**
+ * run(feeds): one object (or Map) and no second argument, as onnxruntime-web
+ * users pass their feeds, is run([], feeds) for a program whose inputs are
+ * all keywords (every transformers model). A program that also takes
+ * positional inputs says which, and how to call it. `inputs` is the
+ * program's input description (Program.inputs).
+ */
+export function callOf(args, kwargs, inputs) {
+  const feeds =
+    kwargs === undefined && args !== null && typeof args === 'object' && !Array.isArray(args) &&
+    !(args instanceof Tensor) && !isRawTensor(args) && (args instanceof Map || isPlainObject(args));
+  if (!feeds) return nativeCall(args, kwargs);
+  const positional = inputs.filter((input) => input.path.startsWith('*args'));
+  if (positional.length > 0) {
+    const keywords = inputs.filter((input) => input.path.startsWith('**kwargs')).map((input) => input.path);
+    throw new BadInputError(
+      `run(feeds) with one object is for programs whose inputs are all keywords; this one takes ` +
+        `${positional.length} positional input${positional.length === 1 ? '' : 's'} (` +
+        `${positional.map((input) => input.path).join(', ')})` +
+        (keywords.length ? ` and keywords ${keywords.join(', ')}` : '') +
+        ': call run([positional...], {keywords...})',
+    );
+  }
+  return nativeCall([], args);
+}
+

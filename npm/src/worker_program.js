@@ -17,7 +17,7 @@
 import { BadFileError, BadInputError, InternalError, errorFromCode } from './errors.js';
 import { DISPOSE, importHidden, isNode } from './platform.js';
 import { Tensor } from './tensor.js';
-import { fromNative, nativeCall } from './values.js';
+import { callOf, fromNative } from './values.js';
 
 // The worker script. Named through a variable here, so that bundlers do not
 // copy it as an asset: in browsers they bundle it from the literal below.
@@ -153,7 +153,7 @@ export class WorkerProgram {
 
   // run or runProfiled in the worker, the inputs copied or (transfer) moved.
   #runCall(method, args, kwargs, transfer) {
-    const call = nativeCall(args, kwargs);
+    const call = callOf(args, kwargs, this.inputs);
     return this.#call(method, [call.args, call.kwargs], {}, transfer ? [...inputBuffers(call)] : []);
   }
 
@@ -161,12 +161,12 @@ export class WorkerProgram {
    * Runs in the worker like Program.run; resolves to the outputs.
    * @param {{transfer?: boolean}} [options] transfer: move the inputs' buffers instead of copying them
    */
-  async run(args = [], kwargs = {}, { transfer = false } = {}) {
+  async run(args = [], kwargs, { transfer = false } = {}) {
     return fromNative(await this.#runCall('run', args, kwargs, transfer));
   }
 
   /** Like run(), timing every node; resolves to {outputs, profile}. */
-  async runProfiled(args = [], kwargs = {}, { transfer = false } = {}) {
+  async runProfiled(args = [], kwargs, { transfer = false } = {}) {
     const { outputs, profile } = await this.#runCall('runProfiled', args, kwargs, transfer);
     return { outputs: fromNative(outputs), profile };
   }
