@@ -17,6 +17,7 @@ EMSCRIPTEN_BINDINGS(pt2web) {
       .function("randomInputs", &ProgramBinding::random_inputs)
       .function("stateDict", &ProgramBinding::state_dict)
       .function("resetState", &ProgramBinding::reset_state)
+      .function("setRandomSeed", &ProgramBinding::set_random_seed)
       .function("toString", &ProgramBinding::printed)
       .function("setThreads", &ProgramBinding::set_threads)
       .function("loadDecomposed", &ProgramBinding::load_decomposed)

@@ -3,7 +3,8 @@
 // on failure, and the JS wrapper (npm/src) turns failures into thrown Errors.
 //
 // guarded() runs a callable and catches everything it throws (pt2web::Error
-// with its code, other std::exceptions as INTERNAL), so no C++ exception ever
+// with its code, std::bad_alloc as OUT_OF_MEMORY, other std::exceptions as
+// INTERNAL), so no C++ exception ever
 // crosses into JavaScript and nothing aborts the wasm instance.
 #pragma once
 
@@ -35,7 +36,7 @@ emscripten::val guarded(Fn&& fn) {
   } catch (const Error& e) {
     return failure(error_code_name(e.code()), e.what());
   } catch (const std::bad_alloc&) {
-    return failure(error_code_name(ErrorCode::Internal),
+    return failure(error_code_name(ErrorCode::OutOfMemory),
                    "out of memory: the WebAssembly heap cannot grow any further");
   } catch (const std::exception& e) {
     return failure(error_code_name(ErrorCode::Internal), e.what());

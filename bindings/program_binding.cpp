@@ -136,6 +136,15 @@ val ProgramBinding::reset_state() {
   });
 }
 
+val ProgramBinding::set_random_seed(double seed) {
+  return guarded([&] {
+    if (!(seed >= 0 && seed <= 9007199254740991.0) || std::floor(seed) != seed)
+      fail(ErrorCode::BadInput, "seed must be a whole number from 0 to 2^53-1, got ", seed);
+    program().set_random_seed(static_cast<uint64_t>(seed));
+    return val::undefined();
+  });
+}
+
 val ProgramBinding::example_inputs() const {
   return guarded([&] {
     const PyValue* example = program().example_inputs();

@@ -38,6 +38,10 @@ class ProgramBinding {
   // Result value: an array of [name, tensor] pairs in state-dict order.
   emscripten::val state_dict() const;
   emscripten::val reset_state();
+  // LoadedProgram::set_random_seed: restarts the random operators' stream
+  // (rand, randn, dropout in training, ...); seed: a whole number from 0
+  // to 2^53-1.
+  emscripten::val set_random_seed(double seed);
   // Result value: the archive's example inputs as [args, kwargs] (what
   // torch.export was given), or null when the archive holds none.
   emscripten::val example_inputs() const;

@@ -341,6 +341,13 @@ export class Program extends ProgramBase {
   /** Restores every buffer to its value at load time. */
   resetState(): void;
   /**
+   * Restarts the stream the random operators draw from (rand, randn,
+   * randint, randperm, bernoulli, dropout in training mode, ...): the same
+   * seed gives the same values on every platform. Programs start at seed 0.
+   * The stream is pt2web's own, not torch's.
+   */
+  setRandomSeed(seed: number): void;
+  /**
    * ExportedProgram.run_decompositions(): a new Program holding this one
    * decomposed into Core ATen (dialect 'ATEN'), with the same threads; this
    * one is unchanged. preserve: operators kept as they are
@@ -383,6 +390,7 @@ export class WorkerProgram extends ProgramBase {
   exampleInputs(): Promise<{ args: InputValue[]; kwargs: Record<string, InputValue> } | null>;
   stateDict(): Promise<Record<string, Tensor>>;
   resetState(): Promise<void>;
+  setRandomSeed(seed: number): Promise<void>;
 }
 
 /** Loads a program in a worker: run() is async and never blocks the calling thread. */
@@ -413,7 +421,7 @@ export function cachedModels(): Promise<Array<{ url: string; bytes: number | nul
 export function clearModelCache(url?: string | URL): Promise<number>;
 
 /** What kind of failure an error is. */
-export type ErrorCode = 'BAD_FILE' | 'BAD_INPUT' | 'UNSUPPORTED' | 'BAD_PROGRAM' | 'INTERNAL';
+export type ErrorCode = 'BAD_FILE' | 'BAD_INPUT' | 'UNSUPPORTED' | 'BAD_PROGRAM' | 'OUT_OF_MEMORY' | 'INTERNAL';
 
 /** The base class of pt2web's errors. */
 export class Pt2webError extends Error {
@@ -428,6 +436,8 @@ export class BadInputError extends Pt2webError { constructor(message: string); r
 export class UnsupportedError extends Pt2webError { constructor(message: string); readonly code: 'UNSUPPORTED' }
 /** The program is inconsistent. */
 export class BadProgramError extends Pt2webError { constructor(message: string); readonly code: 'BAD_PROGRAM' }
+/** Memory ran out, or a size is past what the platform addresses; the message names the bytes. The program stays usable. */
+export class OutOfMemoryError extends Pt2webError { constructor(message: string); readonly code: 'OUT_OF_MEMORY' }
 /** A bug in pt2web. */
 export class InternalError extends Pt2webError { constructor(message: string); readonly code: 'INTERNAL' }
 

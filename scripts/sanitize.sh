@@ -16,6 +16,8 @@ jobs=${PT2WEB_JOBS:-2}
 bash scripts/configure-sanitize.sh "$build_dir"
 cmake --build "$build_dir" -j "$jobs"
 
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
+# allocator_may_return_null: a failed allocation returns null as libc's does,
+# so the tests of out-of-memory errors (OutOfMemory, not an abort) run here too.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 (cd "$build_dir" && ctest --output-on-failure --no-tests=error)

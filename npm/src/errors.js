@@ -3,6 +3,8 @@
 //   BAD_INPUT    the inputs do not match the program's signature (nothing was computed)
 //   UNSUPPORTED  an operator or feature pt2web does not implement
 //   BAD_PROGRAM  the program is inconsistent
+//   OUT_OF_MEMORY  memory ran out, or a size is past what the platform addresses
+//                (the message says how many bytes; the instance stays usable)
 //   INTERNAL     a bug in pt2web
 // and a message that says what is wrong and where.
 
@@ -56,6 +58,15 @@ export class BadProgramError extends Pt2webError {
   }
 }
 
+/** @extends {Pt2webError<'OUT_OF_MEMORY'>} */
+export class OutOfMemoryError extends Pt2webError {
+  /** @param {string} message */
+  constructor(message) {
+    super(message, 'OUT_OF_MEMORY');
+    this.name = 'OutOfMemoryError';
+  }
+}
+
 /** @extends {Pt2webError<'INTERNAL'>} */
 export class InternalError extends Pt2webError {
   /** @param {string} message */
@@ -70,6 +81,7 @@ const BY_CODE = {
   BAD_INPUT: BadInputError,
   UNSUPPORTED: UnsupportedError,
   BAD_PROGRAM: BadProgramError,
+  OUT_OF_MEMORY: OutOfMemoryError,
   INTERNAL: InternalError,
 };
 

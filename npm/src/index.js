@@ -22,6 +22,7 @@ export {
   BadInputError,
   UnsupportedError,
   BadProgramError,
+  OutOfMemoryError,
   InternalError,
 } from './errors.js';
 export { Tensor, DTYPES } from './tensor.js';

@@ -101,6 +101,8 @@ export class Program {
 
   /**
    * Runs like run() and times every node.
+   * @param {Array|object} [args] as for run()
+   * @param {object} [kwargs]
    * @returns {{outputs: any, profile: Array<{target: string, calls: number, ms: number}>}}
    *   profile: per operator, slowest first
    */
@@ -194,6 +196,18 @@ export class Program {
   resetState() {
     const native = this.#alive();
     callNative(() => native.resetState());
+  }
+
+  /**
+   * Restarts the stream the program's random operators draw from (rand,
+   * randn, randint, randperm, bernoulli, dropout in training mode, ...): the
+   * same seed gives the same values on every platform. A loaded program
+   * starts at seed 0. The stream is pt2web's own, not torch's.
+   * @param {number} seed a whole number from 0 to 2^53-1
+   */
+  setRandomSeed(seed) {
+    const native = this.#alive();
+    callNative(() => native.setRandomSeed(seed));
   }
 
   /** The program printed in the spirit of Python's print(ep). */

@@ -4,7 +4,7 @@
 //
 // Protocol (structured-clone messages):
 //   in:  {id, method: 'load', bytes, options} then {id, method, args}
-//        for run, runProfiled, exampleInputs, stateDict, resetState (the
+//        for run, runProfiled, exampleInputs, stateDict, resetState, setRandomSeed (the
 //        caller ends the worker to dispose of the program).
 //   out: {id, ok: true, value, memory?} or {id, ok: false, error: {name,
 //        code, message}}; output tensors' buffers are transferred.
@@ -36,6 +36,7 @@ const METHODS = {
   exampleInputs: () => program.exampleInputs(),
   stateDict: () => program.stateDict(),
   resetState: () => program.resetState(),
+  setRandomSeed: (seed) => program.setRandomSeed(seed),
 };
 
 async function answer(message, post) {

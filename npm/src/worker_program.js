@@ -2,7 +2,8 @@
 // lives in its own Web Worker (browsers) or worker thread (Node), started
 // from program_worker.js, so runs never block the calling thread. The API
 // is Program's, except that what touches the program returns a Promise:
-// run, runProfiled, exampleInputs, stateDict and resetState. Inputs are
+// run, runProfiled, exampleInputs, stateDict, resetState and
+// setRandomSeed. Inputs are
 // copied to the worker (or moved: run(args, kwargs, {transfer: true})
 // transfers their buffers, which the caller's arrays then lose), so inputs
 // the program mutates are not updated in place; outputs are moved back.
@@ -159,13 +160,21 @@ export class WorkerProgram {
 
   /**
    * Runs in the worker like Program.run; resolves to the outputs.
+   * @param {Array|object} [args] positional arguments; or, alone, the feeds
+   *   object of a program whose inputs are all keywords
+   * @param {object} [kwargs] keyword arguments
    * @param {{transfer?: boolean}} [options] transfer: move the inputs' buffers instead of copying them
    */
   async run(args = [], kwargs, { transfer = false } = {}) {
     return fromNative(await this.#runCall('run', args, kwargs, transfer));
   }
 
-  /** Like run(), timing every node; resolves to {outputs, profile}. */
+  /**
+   * Like run(), timing every node; resolves to {outputs, profile}.
+   * @param {Array|object} [args]
+   * @param {object} [kwargs]
+   * @param {{transfer?: boolean}} [options]
+   */
   async runProfiled(args = [], kwargs, { transfer = false } = {}) {
     const { outputs, profile } = await this.#runCall('runProfiled', args, kwargs, transfer);
     return { outputs: fromNative(outputs), profile };
@@ -186,6 +195,14 @@ export class WorkerProgram {
   /** Restores every buffer to its value at load time. */
   async resetState() {
     await this.#call('resetState');
+  }
+
+  /**
+   * Restarts the stream of the program's random operators (Program.setRandomSeed).
+   * @param {number} seed a whole number from 0 to 2^53-1
+   */
+  async setRandomSeed(seed) {
+    await this.#call('setRandomSeed', seed);
   }
 
   /** The program printed in the spirit of Python's print(ep). */

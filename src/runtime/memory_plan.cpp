@@ -4,16 +4,18 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "tensor/storage_size.h"
 #include "util/error.h"
 
 namespace pt2web {
 
 namespace {
 
-constexpr size_t kAlignment = 64;
-constexpr size_t kTailPadding = 16;  // spare bytes for SIMD tail loads
+// Every buffer starts on a cache line; its block (bytes, spare tail, rounding)
+// is the heap's, from tensor/storage_size.h.
+constexpr size_t kAlignment = kMaxStorageAlignment;
 
-size_t padded(size_t bytes) { return (bytes + kTailPadding + kAlignment - 1) / kAlignment * kAlignment; }
+size_t padded(size_t bytes) { return storage_block_bytes(bytes, kAlignment); }
 
 }  // namespace
 
@@ -36,7 +38,7 @@ MemoryPlan plan_memory(const std::vector<BufferLifetime>& lifetimes) {
   for (size_t i : order) {
     const BufferLifetime& l = lifetimes[i];
     size_t size = padded(l.bytes);
-    plan.naive_bytes += size;
+    plan.naive_bytes = checked_byte_sum(plan.naive_bytes, size, "the activation arena");
     // Buffers alive at the same time, sorted by offset: take the first gap that fits.
     std::vector<std::pair<size_t, size_t>> busy;
     for (size_t j : placed) {
@@ -48,10 +50,10 @@ MemoryPlan plan_memory(const std::vector<BufferLifetime>& lifetimes) {
     size_t offset = 0;
     for (const auto& [start, length] : busy) {
       if (start >= offset + size) break;
-      offset = std::max(offset, start + length);
+      offset = std::max(offset, checked_byte_sum(start, length, "the activation arena"));
     }
     plan.offsets[i] = static_cast<int64_t>(offset);
-    plan.arena_bytes = std::max(plan.arena_bytes, offset + size);
+    plan.arena_bytes = std::max(plan.arena_bytes, checked_byte_sum(offset, size, "the activation arena"));
     placed.push_back(i);
   }
   return plan;
@@ -98,9 +100,13 @@ std::shared_ptr<Storage> PlannedAllocator::allocate(size_t nbytes, bool zeroed) 
 }
 
 std::shared_ptr<uint8_t> allocate_arena(size_t bytes) {
-  size_t size = std::max<size_t>(bytes, kAlignment);
-  auto* data = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment));
-  if (data == nullptr) fail(ErrorCode::Internal, "out of memory allocating a ", bytes, "-byte activation arena");
+  // Rounded up to whole cache lines (a plan is a sum of whole blocks already).
+  const size_t size = std::max<size_t>(checked_byte_sum(bytes, kAlignment - 1, "the activation arena") / kAlignment *
+                                           kAlignment,
+                                       kAlignment);
+  auto* data = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, size));
+  if (data == nullptr)
+    fail(ErrorCode::OutOfMemory, "out of memory: allocating a ", bytes, "-byte activation arena failed");
   // Not zero-filled: PlannedAllocator zeroes what asks to be zeroed, and
   // filling the whole arena would touch (and, in a fresh wasm memory, fault
   // in) every page during the first run, which does not use it.

@@ -17,9 +17,10 @@ class Storage;
 class StorageAllocator {
  public:
   virtual ~StorageAllocator() = default;
-  // Returns storage of nbytes (16-byte aligned, with 16 spare bytes after
-  // the end for SIMD tail loads), zero-filled unless `zeroed` is false (for
-  // outputs a kernel writes completely).
+  // Returns storage of nbytes in a block as tensor/storage_size.h defines it
+  // (aligned, with kStorageTailBytes spare bytes after the end for SIMD tail
+  // loads), zero-filled unless `zeroed` is false (for outputs a kernel
+  // writes completely). Errors: Error(OutOfMemory).
   virtual std::shared_ptr<Storage> allocate(size_t nbytes, bool zeroed) = 0;
 };
 

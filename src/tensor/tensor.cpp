@@ -37,14 +37,12 @@ std::shared_ptr<Storage> Storage::allocate(size_t nbytes, bool zeroed) {
 
 std::shared_ptr<Storage> Storage::allocate_heap(size_t nbytes, bool zeroed) {
   auto storage = std::make_shared<Storage>();
-  // One extra 16 bytes keeps SIMD tail loads of the last element in bounds.
-  // Arrays of a kilobyte or more start on a cache line (64 bytes), so that
-  // kernels' 16-byte loads from them (packed weights above all) never
-  // straddle two lines; smaller ones on 16 bytes.
-  const size_t alignment = nbytes >= 1024 ? 64 : 16;
-  size_t padded = (nbytes + 16 + alignment - 1) / alignment * alignment;
+  // The block's spare tail and alignment: tensor/storage_size.h.
+  const size_t alignment = storage_alignment(nbytes);
+  const size_t padded = storage_block_bytes(nbytes, alignment);
   auto* bytes = static_cast<uint8_t*>(std::aligned_alloc(alignment, padded));
-  if (bytes == nullptr) fail(ErrorCode::Internal, "out of memory allocating ", nbytes, " bytes");
+  if (bytes == nullptr)
+    fail(ErrorCode::OutOfMemory, "out of memory: allocating ", nbytes, " bytes (", padded, " with alignment) failed");
   if (zeroed) std::memset(bytes, 0, padded);
   else std::memset(bytes + nbytes, 0, padded - nbytes);  // the spare tail stays defined
   storage->data_ = bytes;

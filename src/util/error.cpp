@@ -8,6 +8,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::BadInput: return "BAD_INPUT";
     case ErrorCode::Unsupported: return "UNSUPPORTED";
     case ErrorCode::BadProgram: return "BAD_PROGRAM";
+    case ErrorCode::OutOfMemory: return "OUT_OF_MEMORY";
     case ErrorCode::Internal: return "INTERNAL";
   }
   return "INTERNAL";

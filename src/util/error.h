@@ -18,6 +18,7 @@ enum class ErrorCode {
   BadInput,     // the caller's inputs do not match the program's signature
   Unsupported,  // an operator or feature pt2web does not implement
   BadProgram,   // the program itself is inconsistent (verifier)
+  OutOfMemory,  // an allocation failed or could not be addressed (the message names the bytes)
   Internal,     // a bug in pt2web
 };
 

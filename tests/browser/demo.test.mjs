@@ -170,18 +170,19 @@ describe('web demo', { timeout: 150_000 }, () => {
   });
 
   it('describes a program it cannot run, next to the error', async () => {
-    // mlp with its relu renamed to rand, an ATen operator pt2web refuses on
-    // purpose (it has no random generator: DECISIONS.md); same length, so
-    // the zip's offsets stay valid. (It was stft until stft was added.)
+    // mlp with its relu renamed to lift, an ATen operator that only
+    // functionalization emits and pt2web does not register; same length, so
+    // the zip's offsets stay valid. (It was stft, then rand, until each was
+    // added.)
     const bytes = await readFile(`${REPO}tests/fixtures/mlp/model.pt2`);
-    const renamed = Buffer.from(bytes.toString('latin1').replaceAll('aten.relu.default', 'aten.rand.default'), 'latin1');
-    await page.setInputFiles('#file-input', { name: 'mlp_rand.pt2', mimeType: 'application/octet-stream', buffer: renamed });
+    const renamed = Buffer.from(bytes.toString('latin1').replaceAll('aten.relu.default', 'aten.lift.default'), 'latin1');
+    await page.setInputFiles('#file-input', { name: 'mlp_lift.pt2', mimeType: 'application/octet-stream', buffer: renamed });
     await page.waitForSelector('#open-card[data-state="error"]', { timeout: TIMEOUT });
     assert.equal(await page.locator('#open-error').getAttribute('data-code'), 'UNSUPPORTED');
-    assert.match(await page.locator('#error-message').innerText(), /rand/);
+    assert.match(await page.locator('#error-message').innerText(), /lift/);
     const flagged = page.locator('#operator-list li.unsupported');
     assert.equal(await flagged.count(), 1);
-    assert.equal(await flagged.getAttribute('data-target'), 'torch.ops.aten.rand.default');
+    assert.equal(await flagged.getAttribute('data-target'), 'torch.ops.aten.lift.default');
     assert.equal(await page.locator('#program table.inputs-table tbody tr').count(), 1, 'its inputs are still listed');
     assert.equal(await page.locator('#run-example').isVisible(), false);
     await screenshot(page, '06-unsupported-operator');

@@ -1,6 +1,6 @@
 // What every fuzz target checks besides the sanitizers: hostile bytes may only
 // be refused with a pt2web::Error whose code blames the input (BadFile,
-// BadInput, Unsupported, BadProgram). Any other exception, or an Internal
+// BadInput, Unsupported, BadProgram, OutOfMemory). Any other exception, or an Internal
 // error, is a finding: the harness prints it and aborts so libFuzzer saves
 // the input. Ownership: none. Errors: aborts, never throws.
 #pragma once

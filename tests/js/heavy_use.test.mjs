@@ -152,12 +152,40 @@ test('running out of wasm memory is a clean error, and programs keep working', a
     const baseline = (await heapStats()).inUse;
     const x = new Tensor('float32', [1, 2], [2]);
     for (let attempt = 0; attempt < 3; attempt++) {
-      assert.throws(() => hungry.run([x]), (e) => /out of memory/.test(e.message));
+      assert.throws(() => hungry.run([x]), (e) => e.code === 'OUT_OF_MEMORY' && /out of memory/.test(e.message));
       assert.equal((await heapStats()).inUse, baseline, 'the failed run frees what it had allocated');
       assert.deepEqual(tensorBytes(mlp.run(args)), expected);
     }
   } finally {
     hungry.dispose();
+    mlp.dispose();
+  }
+});
+
+test('sizes at the edge of the 32-bit address space are OUT_OF_MEMORY, and programs keep working', async () => {
+  // float32 new_zeros whose bytes lie just under 2^32: 1073741815 elements
+  // (4294967260 bytes) passed the old size check and wrapped to a tiny block
+  // once padded, then were written far past it (a trap); 1073741804 is the
+  // largest whose padded block fits; 2^31 and 65536 x 16384 overflow size_t.
+  const sizes = [[1073741815], [1073741804], [2 ** 31], [65536, 16384], [1073741823]];
+  const programs = await Promise.all(sizes.map((size) => load(writeSingleNodePt2({
+    target: 'torch.ops.aten.new_zeros.default',
+    input: { name: 'x', shape: [2] },
+    parameters: [],
+    nodeInputs: [{ name: 'self', arg: arg.tensor('x') }, { name: 'size', arg: arg.ints(size) }],
+    output: { name: 'new_zeros', shape: size },
+  }))));
+  const mlp = await load(join(FIXTURES, 'mlp', 'model.pt2'));
+  try {
+    const { args } = await firstCall('mlp');
+    const expected = tensorBytes(mlp.run(args));
+    const x = new Tensor('float32', [1, 2], [2]);
+    for (const [i, program] of programs.entries()) {
+      assert.throws(() => program.run([x]), (e) => e.code === 'OUT_OF_MEMORY' && /bytes/.test(e.message), `size ${sizes[i]}`);
+      assert.deepEqual(tensorBytes(mlp.run(args)), expected, `after size ${sizes[i]}`);
+    }
+  } finally {
+    for (const program of programs) program.dispose();
     mlp.dispose();
   }
 });

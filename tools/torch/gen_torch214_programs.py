@@ -2,7 +2,9 @@
 torchaudio write them, exported by real torch in the fixture format
 (tests/fixtures/README.md): Python's bitwise operators on tensors (every
 attention mask of transformers' text models is `a & b`), in-place view
-operators (t_, unsqueeze_, squeeze_, transpose_, swapdims_, as_strided_).
+operators (t_, unsqueeze_, squeeze_, transpose_, swapdims_, as_strided_),
+random operators and dropout in training mode (outputs that hold for any
+draws: pt2web's stream is not torch's).
 
 Run with torch 2.14 (the sid chroot of ../shared/tools/README.md), with
 ../shared/tools/gen_fixtures.py importable (same folder or PYTHONPATH):
@@ -12,6 +14,7 @@ import sys
 
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 import gen_fixtures as gf
 
@@ -60,6 +63,25 @@ class InplaceViews(nn.Module):
         return b, d, c + 0, e + f, g * 1, h - 1
 
 
+class RandomOperators(nn.Module):
+    """rand, randn, randint, randperm, bernoulli and dropout (plain, 2-D
+    feature, alpha) in training mode, returned as facts that hold whatever
+    the draws: ranges, a sorted permutation, kept values scaled by 1/(1-p)."""
+    def forward(self, x, image):
+        perm = torch.randperm(8)
+        u = torch.rand(3, 4)
+        n = torch.randn_like(x)
+        k = torch.randint(2, 5, (16,))
+        b = torch.bernoulli(torch.ones(2, 3))
+        kept = F.dropout(x, 0.5, training=True)
+        channels = F.dropout2d(image, 0.25, training=True)
+        alpha = F.alpha_dropout(x, 0.2, training=True)
+        in_range = ((u >= 0) & (u < 1)).all() & ((k >= 2) & (k < 5)).all() & n.isfinite().all()
+        dropped = ((kept == 0) | torch.isclose(kept, 2 * x)).all()
+        whole = ((channels == 0).flatten(2).all(-1) | torch.isclose(channels, image / 0.75).flatten(2).all(-1)).all()
+        return perm.sort().values, in_range, b, dropped, whole, alpha.shape[0] * alpha.isfinite(), F.dropout(x, 1.0, training=True)
+
+
 def R(*s):
     return torch.randn(*s)
 
@@ -76,6 +98,10 @@ def models():
             InplaceViews(), (R(2, 3), R(4)), {}, None,
             [("example", (R(2, 3), R(4)), {}), ("other_values", (R(2, 3), R(4)), {})],
             (1e-6, 1e-6), "t_, unsqueeze_, squeeze_ (all, dim), transpose_, swapdims_, as_strided_ on intermediates"),
+        "random_operators": lambda: (
+            RandomOperators(), (R(4, 5), R(2, 3, 4, 4)), {}, None,
+            [("example", (R(4, 5), R(2, 3, 4, 4)), {}), ("other_values", (R(4, 5), R(2, 3, 4, 4)), {})],
+            (1e-6, 1e-6), "rand, randn_like, randint, randperm, bernoulli, dropout / dropout2d / alpha_dropout training"),
     }
 
 

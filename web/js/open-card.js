@@ -17,6 +17,7 @@ const CODE_TITLES = {
   BAD_FILE: 'This file is not a readable .pt2 archive',
   UNSUPPORTED: 'This program uses something pt2web does not support yet',
   BAD_PROGRAM: 'This program is inconsistent',
+  OUT_OF_MEMORY: 'This program needs more memory than this page can have',
   BAD_INPUT: 'The inputs do not fit the program',
   INTERNAL: 'pt2web failed (a bug; the page has recovered)',
 };

@@ -1,10 +1,12 @@
-// Random operators: rand, randn, randint (and their _like forms), the
-// in-place uniform_ / normal_ / random_, and bernoulli. They draw from the
+// Random operators: rand, randn, randint (and their _like forms), randperm,
+// the in-place uniform_ / normal_, and bernoulli. They draw from the
 // program's RandomSource (OpCall::random()), one value per element in
 // row-major order, so a seed fixes every result; the stream is not torch's
 // (ops/random_source.h). Floating results are drawn in double and rounded to
 // the result dtype, integers drawn as int64 and converted.
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 #include "ops/creation/creation.h"
 #include "ops/op_utils.h"
@@ -108,6 +110,53 @@ void randint_like_op(OpCall& c) {
   c.push(out);
 }
 
+// randperm(n): a uniformly random permutation of 0..n-1 (Fisher-Yates),
+// int64 unless dtype says. As in ATen, every value must be exact in the
+// dtype: n - 1 at most the dtype's largest integer, and for floating dtypes
+// n at most 2^digits + 1 (float16 2049, bfloat16 257, float32 2^24 + 1).
+int randperm_float_digits(DType dtype) {
+  switch (dtype) {
+    case DType::Float16: return 11;
+    case DType::BFloat16: return 8;
+    case DType::Float32: return 24;
+    case DType::Float64: return 53;
+    default: return 0;
+  }
+}
+
+void check_randperm_fits(const OpCall& c, int64_t n, DType dtype) {
+  if (is_floating(dtype)) {
+    const int digits = randperm_float_digits(dtype);
+    if (digits == 0) fail(ErrorCode::BadInput, c.where(), "randperm is not implemented for ", dtype_name(dtype));
+    if (digits < 53 && n > (int64_t{1} << digits) + 1)
+      fail(ErrorCode::BadInput, c.where(), "n cannot be greater than 2^", digits, "+1 for ", dtype_name(dtype),
+           " type.");
+    return;
+  }
+  if (!is_integral(dtype)) fail(ErrorCode::BadInput, c.where(), "randperm is not implemented for ", dtype_name(dtype));
+  const uint64_t largest = visit_integral_dtype(dtype, [](auto tag) {
+    using T = typename decltype(tag)::type;
+    return static_cast<uint64_t>(std::numeric_limits<T>::max());
+  });
+  if (n > 0 && static_cast<uint64_t>(n - 1) > largest)
+    fail(ErrorCode::BadInput, c.where(), "n cannot be greater than ", largest + 1, " for ", dtype_name(dtype),
+         " type.");
+}
+
+void randperm_op(OpCall& c) {
+  const int64_t n = c.int_arg(0);
+  if (n < 0) fail(ErrorCode::BadInput, c.where(), "n must be non-negative, got", n);
+  const DType dtype = c.optional_dtype(1).value_or(DType::Int64);
+  check_randperm_fits(c, n, dtype);
+  Tensor order = Tensor::empty(DType::Int64, {n});
+  int64_t* values = order.data<int64_t>();
+  std::iota(values, values + n, int64_t{0});
+  RandomSource& r = c.random();
+  for (int64_t i = n - 1; i > 0; --i)
+    std::swap(values[i], values[static_cast<int64_t>(r.below(static_cast<uint64_t>(i) + 1))]);
+  c.push(dtype == DType::Int64 ? order : order.to(dtype, true));
+}
+
 // uniform_(self, from=0, to=1): in place, uniform in [from, to).
 void uniform_inplace_op(OpCall& c) {
   const Tensor& self = c.tensor(0);
@@ -177,6 +226,7 @@ void register_random_ops(OpTable& t) {
         randint_op<true>);
   t.add("aten::randint_like(Tensor self, SymInt high, *, " + like, randint_like_op<false>);
   t.add("aten::randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, " + like, randint_like_op<true>);
+  t.add("aten::randperm(SymInt n, *, " + long_options + ") -> Tensor", randperm_op);
   t.add("aten::uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)",
         uniform_inplace_op);
   t.add("aten::normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",

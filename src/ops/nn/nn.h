@@ -12,6 +12,7 @@ void register_attention_ops(OpTable& t);  // attention.cpp
 void register_class_loss_ops(OpTable& t);  // class_losses.cpp
 void register_composite_layer_ops(OpTable& t);  // composite_layers.cpp
 void register_distance_ops(OpTable& t);  // distance.cpp
+void register_dropout_ops(OpTable& t);  // dropout.cpp
 void register_distance_composite_ops(OpTable& t);  // distance_composites.cpp
 void register_loss_ops(OpTable& t);  // losses.cpp
 void register_recurrent_ops(OpTable& t);  // recurrent.cpp

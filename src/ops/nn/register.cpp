@@ -9,6 +9,7 @@ void register_nn_ops(OpTable& t) {
   register_composite_layer_ops(t);
   register_distance_ops(t);
   register_distance_composite_ops(t);
+  register_dropout_ops(t);
   register_loss_ops(t);
   register_recurrent_ops(t);
 }

@@ -1,6 +1,5 @@
 // dtype conversions and identities of inference: _to_copy, the to.*
-// overloads, type_as, lift_fresh(_copy), and
-// dropout in its eval forms.
+// overloads, type_as and lift_fresh(_copy). (Dropout: ops/nn/dropout.cpp.)
 //
 // pt2web runs on the CPU with strided tensors only: conversions to another
 // device or layout are Error(Unsupported). Memory formats change strides but
@@ -79,62 +78,6 @@ void type_as_op(OpCall& c) { c.push(convert(c.tensor(0), c.tensor(1).dtype(), fa
 void lift_fresh_op(OpCall& c) { c.push(c.tensor(0)); }
 void lift_fresh_copy_op(OpCall& c) { c.push(c.tensor(0).clone()); }
 
-// x * 0 in x's dtype: NaN and inf become NaN, as ATen's multiply gives.
-Tensor times_zero(const Tensor& x) {
-  using namespace elementwise;
-  return map_elements<Kinds::All, false>(
-      x.dtype(), [](auto v) { return wrapping_mul(v, decltype(v)(0)); }, kernel_input(operand(x), x.dtype()));
-}
-
-void check_probability(const OpCall& c, double p) {
-  if (!(p >= 0.0 && p <= 1.0))
-    fail(ErrorCode::BadInput, c.where(), "dropout probability has to be between 0 and 1, but got ", p);
-}
-
-// dropout and its feature/alpha variants: the input itself when not
-// training (or p == 0 or empty), zeros times the input for p == 1. Random
-// masks in training mode are not supported (torch's RNG stream can't be
-// reproduced here).
-template <bool InPlace>
-void dropout_op(OpCall& c) {
-  const Tensor& x = c.tensor(0);
-  double p = c.double_arg(1);
-  bool train = c.bool_arg(2);
-  check_probability(c, p);
-  if (p == 0.0 || !train || x.numel() == 0) {
-    c.push(x);
-    return;
-  }
-  if (p == 1.0) {
-    Tensor zeroed = times_zero(x);
-    c.push(InPlace ? elementwise::write_in_place(c, x, zeroed) : zeroed);
-    return;
-  }
-  fail(ErrorCode::Unsupported, c.where(), "dropout in training mode (train=True, p=", p,
-       ") draws random masks, which pt2web does not support; export the model in eval mode");
-}
-
-// native_dropout(input, p, train?) -> (output, mask): eval mode copies the
-// input and gives an all-true mask.
-void native_dropout_op(OpCall& c) {
-  const Tensor& x = c.tensor(0);
-  double p = c.double_arg(1);
-  std::optional<bool> train;
-  if (!c.arg(2).is_none()) train = c.bool_arg(2);
-  if (x.numel() == 0) {
-    c.push(x);
-    c.push(Tensor::empty(x.dtype(), x.sizes()));
-    return;
-  }
-  if (!train.has_value() || *train)
-    fail(ErrorCode::Unsupported, c.where(), "native_dropout in training mode (p=", p,
-         ") draws random masks, which pt2web does not support; export the model in eval mode");
-  Tensor mask = Tensor::empty(DType::Bool, x.sizes());
-  mask.copy_from(Tensor::scalar(DType::Bool, 1.0));
-  c.push(x.clone());
-  c.push(mask);
-}
-
 }  // namespace
 
 void register_conversion_ops(OpTable& t) {
@@ -157,11 +100,6 @@ void register_conversion_ops(OpTable& t) {
   t.add("aten::type_as(Tensor self, Tensor other) -> Tensor", type_as_op);
   t.add("aten::lift_fresh(Tensor(a) self) -> Tensor(a)", lift_fresh_op);
   t.add("aten::lift_fresh_copy(Tensor self) -> Tensor", lift_fresh_copy_op);
-  for (const char* name : {"dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout"}) {
-    t.add(std::string("aten::") + name + "(Tensor input, float p, bool train) -> Tensor", dropout_op<false>);
-    t.add(std::string("aten::") + name + "_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", dropout_op<true>);
-  }
-  t.add("aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)", native_dropout_op);
 }
 
 }  // namespace pt2web

@@ -59,6 +59,18 @@ inline Value dt(DType d) { return Value::from_dtype(d); }
 // Calls operator `name` ("aten::exp" means aten::exp.default) with the
 // leading arguments given; the rest take their schema defaults (None for
 // optional ones without one). Returns all outputs.
+// A run context with a seeded random source and no subgraphs, for the
+// random operators (pass it to call()).
+class RandomRun : public SubgraphRunner {
+ public:
+  explicit RandomRun(uint64_t seed) : random_(seed) {}
+  std::vector<Value> run_subgraph(const Graph&, const std::vector<Value>&) override { return {}; }
+  RandomSource& random_source() override { return random_; }
+
+ private:
+  RandomSource random_;
+};
+
 inline std::vector<Value> call(const std::string& name, std::vector<Value> args, SubgraphRunner* runner = nullptr) {
   const bool has_overload = name.find('.') != std::string::npos;
   const OpEntry* entry = op_table().find(has_overload ? name : name + ".default");

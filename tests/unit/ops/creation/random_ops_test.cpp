@@ -2,6 +2,8 @@
 // dtype asked for; refused outside a run (no random source) and on bad
 // arguments. The stream is pt2web's own, so nothing here compares with
 // torch's values: only the properties every seed must have.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "ops/op_test.h"
@@ -11,17 +13,6 @@ using namespace pt2web;
 using namespace pt2web::op_test;
 
 namespace {
-
-// A run context with a random source and no subgraphs.
-class RandomRun : public SubgraphRunner {
- public:
-  explicit RandomRun(uint64_t seed) : random_(seed) {}
-  std::vector<Value> run_subgraph(const Graph&, const std::vector<Value>&) override { return {}; }
-  RandomSource& random_source() override { return random_; }
-
- private:
-  RandomSource random_;
-};
 
 std::vector<double> drawn(uint64_t seed, const std::string& name, std::vector<Value> args) {
   RandomRun run(seed);
@@ -65,6 +56,33 @@ TEST_CASE("randint draws integers in [low, high) as int64 unless asked", "[ops][
   }
   for (int count : seen) CHECK(count > 300);
   CHECK(call("aten::randint", {iv(4), ints({2}), dt(DType::Int32)}, &run).at(0).tensor.dtype() == DType::Int32);
+}
+
+TEST_CASE("randperm permutes 0..n-1, int64 unless asked, exact in its dtype", "[ops][random]") {
+  RandomRun run(11);
+  Tensor t = call("aten::randperm", {iv(50)}, &run).at(0).tensor;
+  CHECK(t.dtype() == DType::Int64);
+  std::vector<double> values = values_of(t);
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  for (int i = 0; i < 50; ++i) CHECK(sorted[i] == i);
+  CHECK(values != sorted);  // 50! orders: the identity would mean no shuffle
+  CHECK(call("aten::randperm", {iv(0)}, &run).at(0).tensor.numel() == 0);
+  Tensor half = call("aten::randperm", {iv(2049), dt(DType::Float16)}, &run).at(0).tensor;
+  CHECK(half.dtype() == DType::Float16);
+  auto code = [&](std::vector<Value> args) {
+    try {
+      call("aten::randperm", std::move(args), &run);
+    } catch (const Error& e) {
+      return e.code();
+    }
+    return ErrorCode::Internal;
+  };
+  CHECK(code({iv(-1)}) == ErrorCode::BadInput);
+  CHECK(code({iv(2050), dt(DType::Float16)}) == ErrorCode::BadInput);
+  CHECK(code({iv(257), dt(DType::UInt8)}) == ErrorCode::BadInput);
+  CHECK(code({iv(256), dt(DType::UInt8)}) == ErrorCode::Internal);  // fits: no error
+  CHECK(code({iv(3), dt(DType::Bool)}) == ErrorCode::BadInput);
 }
 
 TEST_CASE("uniform_, normal_ and bernoulli draw in place and by probability", "[ops][random]") {

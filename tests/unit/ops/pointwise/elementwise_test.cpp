@@ -384,15 +384,3 @@ TEST_CASE("_to_copy and to: conversions, aliasing and devices", "[elementwise]")
   cuda.s = "cuda";
   CHECK(error_code_of("aten::_to_copy", {tv(x), none(), none(), cuda}) == ErrorCode::Unsupported);
 }
-
-TEST_CASE("dropout is the identity in eval mode and unsupported when random", "[elementwise]") {
-  Tensor x = make({2}, {1, kInf});
-  CHECK(call1("aten::dropout", {tv(x), dv(0.5), bv(false)}).storage() == x.storage());
-  CHECK(error_code_of("aten::dropout", {tv(x), dv(0.5), bv(true)}) == ErrorCode::Unsupported);
-  CHECK(error_code_of("aten::dropout", {tv(x), dv(1.5), bv(false)}) == ErrorCode::BadInput);
-  check(call1("aten::dropout", {tv(x), dv(1.0), bv(true)}), DType::Float32, {2}, {0, kNaN});
-  auto out = call("aten::native_dropout", {tv(x), dv(0.5), bv(false)});
-  check(out.at(0).tensor, DType::Float32, {2}, {1, kInf});
-  CHECK(out.at(0).tensor.storage() != x.storage());
-  check_ints(out.at(1).tensor, DType::Bool, {1, 1});
-}
