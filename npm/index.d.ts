@@ -277,6 +277,13 @@ export interface ProgramOptions extends LoadOptions {
    * names the single-threaded binary).
    */
   threads?: number;
+  /**
+   * Where the stream of the program's random operators starts (rand, randn,
+   * dropout in training mode, ...): a whole number from 0 to 2^53-1, default
+   * 0. Program.setRandomSeed restarts it later. The values are pt2web's own,
+   * not torch's.
+   */
+  seed?: number;
 }
 
 /** What load() reads: a URL, a path (Node), a Response, a Blob or File, or the bytes. */

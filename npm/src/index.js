@@ -32,7 +32,7 @@ export { cachedModels, clearModelCache } from './model_cache.js';
 export { Program, WorkerProgram };
 
 const LOAD_OPTIONS = ['label', 'onProgress', 'wasm', 'cache', 'model'];
-const PROGRAM_OPTIONS = [...LOAD_OPTIONS, 'threads', 'worker'];
+const PROGRAM_OPTIONS = [...LOAD_OPTIONS, 'threads', 'worker', 'seed'];
 
 function checkOptions(options, known, where) {
   if (options === null || typeof options !== 'object') throw new BadInputError(`${where}: options must be an object`);
@@ -78,7 +78,8 @@ function threadedChoice(options) {
  *   isolated pages) and falls back to one thread elsewhere (with a console
  *   warning, once); Program.threads tells which and Program.threadsReason
  *   why; worker: true loads the program in a Web Worker (Node: a worker
- *   thread) and resolves to a WorkerProgram, whose run() is async.
+ *   thread) and resolves to a WorkerProgram, whose run() is async; seed:
+ *   where the random operators' stream starts (Program.setRandomSeed).
  * The two forms below are the ones ../index.d.ts declares
  * (tests/js/types.test.mjs checks that they fit).
  *
@@ -115,6 +116,7 @@ export async function load(source, options = {}) {
   try {
     callNative(() => native.load(bytes, label, model));
     const used = callNative(() => native.setThreads(choice.threads));
+    if (options.seed !== undefined) callNative(() => native.setRandomSeed(options.seed));
     const program = new Program(native, used, choice.reason);
     progress.stage('ready');
     return program;

@@ -52,8 +52,18 @@ test('setRandomSeed takes whole numbers from 0 to 2^53-1, and a refusal leaves t
   }
 });
 
+test('load() takes a seed, checked as setRandomSeed checks it', async () => {
+  await assert.rejects(load(join(FIXTURE, 'model.pt2'), { seed: -1 }), (e) => e.code === 'BAD_INPUT' && /seed/.test(e.message));
+  const program = await load(join(FIXTURE, 'model.pt2'), { seed: 99 });
+  try {
+    await checkCases(program, 'cases.json');
+  } finally {
+    program.dispose();
+  }
+});
+
 test('a worker program takes a seed too', async () => {
-  const program = await load(join(FIXTURE, 'model.pt2'), { worker: true });
+  const program = await load(join(FIXTURE, 'model.pt2'), { worker: true, seed: 5 });
   try {
     await program.setRandomSeed(7);
     await assert.rejects(program.setRandomSeed(-3), (e) => e.code === 'BAD_INPUT');
