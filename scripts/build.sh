@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
-# Builds pt2web twice: natively (build/native: core, Catch2 tests, tools) and
-# with Emscripten (build/wasm: the same tests for node, and the npm modules
-# written to npm/dist: pt2web.mjs + pt2web.wasm, and the threaded
-# pt2web-threads.mjs + .wasm + .worker.js).
+# Builds pt2web.
+#
+#   bash scripts/build.sh          natively (build/native: core, Catch2 tests,
+#                                  tools) and with Emscripten (build/wasm: the
+#                                  same tests for node, and the npm modules
+#                                  written to npm/dist: pt2web.mjs + pt2web.wasm,
+#                                  and the threaded pt2web-threads.mjs + .wasm +
+#                                  .worker.js)
+#   bash scripts/build.sh --demo   only what the main job runs: the
+#                                  single-threaded npm module (npm/dist/pt2web.*),
+#                                  in the same build/wasm, without the tests
 #
 # Environment: PT2WEB_NATIVE_BUILD / PT2WEB_WASM_BUILD choose other build
 # folders, PT2WEB_JOBS the parallelism (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+mode=all
+case "${1:-}" in
+  '') ;;
+  --demo) mode=demo ;;
+  *) echo "usage: bash scripts/build.sh [--demo]" >&2; exit 2 ;;
+esac
 
 native_dir=${PT2WEB_NATIVE_BUILD:-build/native}
 wasm_dir=${PT2WEB_WASM_BUILD:-build/wasm}
@@ -22,8 +36,14 @@ if command -v ccache >/dev/null; then
   export EM_COMPILER_WRAPPER=ccache CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 fi
 
-cmake -S . -B "$native_dir" -DCMAKE_BUILD_TYPE=Release
+if [ "$mode" = demo ]; then
+  emcmake cmake -S . -B "$wasm_dir" -DCMAKE_BUILD_TYPE=Release -DPT2WEB_TESTS=OFF
+  cmake --build "$wasm_dir" -j "$jobs" --target pt2web_wasm
+  exit 0
+fi
+
+cmake -S . -B "$native_dir" -DCMAKE_BUILD_TYPE=Release -DPT2WEB_TESTS=ON
 cmake --build "$native_dir" -j "$jobs"
 
-emcmake cmake -S . -B "$wasm_dir" -DCMAKE_BUILD_TYPE=Release
+emcmake cmake -S . -B "$wasm_dir" -DCMAKE_BUILD_TYPE=Release -DPT2WEB_TESTS=ON
 cmake --build "$wasm_dir" -j "$jobs"

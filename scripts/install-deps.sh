@@ -4,6 +4,11 @@
 # nodejs, chromium for the browser tests, clang with its sanitizer and libFuzzer
 # runtimes for scripts/sanitize.sh and scripts/fuzz.sh, python3 for the seeds) and, when npm/package.json declares dependencies, its npm packages.
 # Safe to run again: it does nothing when everything is present.
+#
+#   bash scripts/install-deps.sh          everything (build, tests, benchmark)
+#   bash scripts/install-deps.sh --demo   only what the main job needs to build
+#                                         the npm module and run it (no tests,
+#                                         no npm packages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +31,14 @@ apt_install() {
   fi
   "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 }
+
+case "${1:-}" in
+  '') ;;
+  --demo)
+    apt_install cmake make ccache emscripten nlohmann-json3-dev nodejs
+    exit 0 ;;
+  *) echo "usage: bash scripts/install-deps.sh [--demo]" >&2; exit 2 ;;
+esac
 
 apt_install cmake g++ make ccache emscripten catch2 nlohmann-json3-dev nodejs chromium \
   clang libclang-rt-dev python3
