@@ -1,6 +1,6 @@
 // TypeScript declarations of pt2web's public API (src/index.js), written by
 // hand. tests/js/types.test.mjs keeps them true: every name exported there
-// is declared here and every member of Program, WorkerProgram and Tensor;
+// is declared here and every member of Program and Tensor;
 // tsc checks the sources' own types (inferred, and their JSDoc) against
 // this file; and a strict project compiles against it with TypeScript's
 // default lib.
@@ -284,13 +284,46 @@ export interface ProgramOptions extends LoadOptions {
    * not torch's.
    */
   seed?: number;
+  /**
+   * Hold the program in a Web Worker (Node: a worker thread), so runs never
+   * block the calling thread: the same Program, whose methods then return
+   * Promises (Program<true>). Default false.
+   */
+  worker?: boolean;
 }
 
 /** What load() reads: a URL, a path (Node), a Response, a Blob or File, or the bytes. */
 export type ProgramSource = string | URL | Response | Blob | ArrayBuffer | ArrayBufferView;
 
-/** What Program and WorkerProgram share: the description, threads, memory and disposal. */
-declare abstract class ProgramBase {
+/** What a Program's method gives: the result itself, or a Promise of it for a program in a worker. */
+export type Settled<InWorker extends boolean, T> = InWorker extends true ? Promise<T> : T;
+
+/** What run() and runProfiled() take besides the inputs. */
+export interface RunOptions {
+  /** In a worker: move the inputs' buffers there instead of copying them (the caller's arrays become empty). */
+  transfer?: boolean;
+}
+
+/** run() timing every node: the outputs, and per operator its calls and milliseconds, slowest first. */
+export interface ProfiledRun<Out> {
+  outputs: Out;
+  profile: Array<{ target: string; calls: number; ms: number }>;
+}
+
+/**
+ * A loaded program, ready to run; load() makes it. On the calling thread
+ * (the default) every method returns its result. Loaded with
+ * {worker: true} (InWorker true) the program lives in a Web Worker (Node: a
+ * worker thread): the same methods return Promises, and runs never block
+ * the calling thread; inputs are copied there (or moved with
+ * {transfer: true}), so inputs the program mutates are not updated in place.
+ * `await program.run(...)` works in both. Owns wasm memory: call dispose()
+ * (or use `using`).
+ */
+export class Program<InWorker extends boolean = false> {
+  private constructor();
+  /** True for a program loaded with {worker: true}. */
+  readonly inWorker: InWorker;
   readonly description: ProgramDescription;
   readonly inputs: InputDescription[];
   readonly outputs: OutputDescription[];
@@ -305,105 +338,85 @@ declare abstract class ProgramBase {
   /** Activation memory of the last run (zeros before the first). */
   readonly memory: { plannedBytes: number; unplannedBytes: number };
   readonly disposed: boolean;
-  /** The program printed in the spirit of Python's print(ep). */
-  toString(): string;
-  /** Frees the program (a WorkerProgram: ends its worker); later calls fail with BadInputError. Safe to call twice. */
-  dispose(): void;
-  [Symbol.dispose](): void;
-}
-
-/** A loaded program, ready to run. Owns wasm memory: call dispose() (or use `using`). */
-export class Program extends ProgramBase {
-  private constructor();
   /**
-   * Runs like ep.module()(*args, **kwargs). Outputs are fresh copies; input
-   * tensors the program mutates are updated in place; buffers persist.
-   * The type argument says what the program returns, which only the program
-   * knows: one tensor unless given (`run<[Tensor, Tensor]>(...)` for a pair,
-   * `run<OutputValue>(...)` to check at run time).
+   * Runs like ep.module()(*args, **kwargs). Outputs are fresh copies; on the
+   * calling thread, input tensors the program mutates are updated in place;
+   * buffers persist. The type argument says what the program returns, which
+   * only the program knows: one tensor unless given (`run<[Tensor, Tensor]>(...)`
+   * for a pair, `run<OutputValue>(...)` to check at run time).
    * @throws BadInputError when the inputs do not match (nothing is computed)
    */
-  run<Out extends OutputValue = Tensor>(args?: InputValue[], kwargs?: Record<string, InputValue> | Map<string, InputValue>): Out;
+  run<Out extends OutputValue = Tensor>(
+    args?: InputValue[],
+    kwargs?: Record<string, InputValue> | Map<string, InputValue>,
+    options?: RunOptions,
+  ): Settled<InWorker, Out>;
   /**
    * run(feeds): the keyword inputs as one object, for a program whose inputs
    * are all keywords (transformers models: `run({ input_ids, attention_mask })`).
    * @throws BadInputError naming the positional inputs when the program has some
    */
-  run<Out extends OutputValue = Tensor>(feeds: Record<string, InputValue> | Map<string, InputValue>): Out;
-  /** run() timing every node: per operator, slowest first. */
-  runProfiled<Out extends OutputValue = Tensor>(
+  run<Out extends OutputValue = Tensor>(
     feeds: Record<string, InputValue> | Map<string, InputValue>,
-  ): { outputs: Out; profile: Array<{ target: string; calls: number; ms: number }> };
+    kwargs?: undefined,
+    options?: RunOptions,
+  ): Settled<InWorker, Out>;
+  /** run() timing every node. */
   runProfiled<Out extends OutputValue = Tensor>(
     args?: InputValue[],
     kwargs?: Record<string, InputValue> | Map<string, InputValue>,
-  ): { outputs: Out; profile: Array<{ target: string; calls: number; ms: number }> };
+    options?: RunOptions,
+  ): Settled<InWorker, ProfiledRun<Out>>;
+  runProfiled<Out extends OutputValue = Tensor>(
+    feeds: Record<string, InputValue> | Map<string, InputValue>,
+    kwargs?: undefined,
+    options?: RunOptions,
+  ): Settled<InWorker, ProfiledRun<Out>>;
   /** The archive's example inputs (what torch.export was given), or null. */
-  exampleInputs(): { args: InputValue[]; kwargs: Record<string, InputValue> } | null;
+  exampleInputs(): Settled<InWorker, { args: InputValue[]; kwargs: Record<string, InputValue> } | null>;
   /**
    * Parameters and buffers (current values, copies) by name, in state-dict
    * order. Entries no node reads are read from the bytes given to load().
    */
-  stateDict(): Record<string, Tensor>;
+  stateDict(): Settled<InWorker, Record<string, Tensor>>;
   /** Restores every buffer to its value at load time. */
-  resetState(): void;
+  resetState(): Settled<InWorker, void>;
   /**
    * Restarts the stream the random operators draw from (rand, randn,
    * randint, randperm, bernoulli, dropout in training mode, ...): the same
    * seed gives the same values on every platform. Programs start at seed 0.
    * The stream is pt2web's own, not torch's.
    */
-  setRandomSeed(seed: number): void;
+  setRandomSeed(seed: number): Settled<InWorker, void>;
   /**
    * ExportedProgram.run_decompositions(): a new Program holding this one
-   * decomposed into Core ATen (dialect 'ATEN'), with the same threads; this
-   * one is unchanged. preserve: operators kept as they are
-   * ("aten.linear.default"). Dispose of the new Program too.
+   * decomposed into Core ATen (dialect 'ATEN'), with the same threads, in the
+   * same place (a worker program's in the same worker); this one is
+   * unchanged. preserve: operators kept as they are ("aten.linear.default").
+   * Dispose of the new Program too.
    * @throws BadInputError for an operator that cannot be preserved
    */
-  runDecompositions(options?: { preserve?: string[] }): Program;
+  runDecompositions(options?: { preserve?: string[] }): Settled<InWorker, Program<InWorker>>;
   /** The program as .pt2 bytes (torch.export.save's layout; load() reads them), its state as loaded. */
-  save(): Uint8Array;
+  save(): Settled<InWorker, Uint8Array>;
   /** @internal sampleInputs(program, {random: true, seed}) is the public form. */
-  randomInputs(seed?: number): { args: InputValue[]; kwargs: Record<string, InputValue> };
+  randomInputs(seed?: number): Settled<InWorker, { args: InputValue[]; kwargs: Record<string, InputValue> }>;
+  /** The program printed in the spirit of Python's print(ep). */
+  toString(): string;
+  /** Frees the program (the last program of a worker ends it); later calls fail with BadInputError. Safe to call twice. */
+  dispose(): void;
+  [Symbol.dispose](): void;
 }
 
-/**
- * A program loaded with load(source, {worker: true}): it lives in a Web
- * Worker (Node: a worker thread), so runs never block the calling thread.
- * Program's API, with Promises for what touches the program. Inputs are
- * copied to the worker (or moved with {transfer: true}), so inputs the
- * program mutates are not updated in place. dispose() ends the worker.
- */
-export class WorkerProgram extends ProgramBase {
-  private constructor();
-  /** Program.run in the worker; transfer: move the inputs' buffers there (the caller's arrays become empty). */
-  run<Out extends OutputValue = Tensor>(
-    args?: InputValue[],
-    kwargs?: Record<string, InputValue> | Map<string, InputValue>,
-    options?: { transfer?: boolean },
-  ): Promise<Out>;
-  /** run(feeds) in the worker: the keyword inputs as one object (Program.run(feeds)). */
-  run<Out extends OutputValue = Tensor>(
-    feeds: Record<string, InputValue> | Map<string, InputValue>,
-    kwargs?: undefined,
-    options?: { transfer?: boolean },
-  ): Promise<Out>;
-  runProfiled<Out extends OutputValue = Tensor>(
-    args?: InputValue[],
-    kwargs?: Record<string, InputValue> | Map<string, InputValue>,
-    options?: { transfer?: boolean },
-  ): Promise<{ outputs: Out; profile: Array<{ target: string; calls: number; ms: number }> }>;
-  exampleInputs(): Promise<{ args: InputValue[]; kwargs: Record<string, InputValue> } | null>;
-  stateDict(): Promise<Record<string, Tensor>>;
-  resetState(): Promise<void>;
-  setRandomSeed(seed: number): Promise<void>;
-}
+/** A Program loaded with {worker: true}: the same class, its methods returning Promises. */
+export type WorkerProgram = Program<true>;
 
-/** Loads a program in a worker: run() is async and never blocks the calling thread. */
-export function load(source: ProgramSource, options: ProgramOptions & { worker: true }): Promise<WorkerProgram>;
+/** Loads a program in a worker: its methods return Promises and never block the calling thread. */
+export function load(source: ProgramSource, options: ProgramOptions & { worker: true }): Promise<Program<true>>;
 /** Loads a program and prepares it to run. Rejects with UnsupportedError listing every missing operator. */
 export function load(source: ProgramSource, options?: ProgramOptions & { worker?: false }): Promise<Program>;
+/** Loads a program, in a worker when options.worker is true. */
+export function load(source: ProgramSource, options?: ProgramOptions): Promise<Program<boolean>>;
 
 /** Describes a program without preparing it to run (works with unsupported operators). */
 export function inspect(source: ProgramSource, options?: LoadOptions): Promise<ProgramDescription>;
@@ -416,10 +429,10 @@ export function heapStats(options?: { wasm?: WasmSource; threads?: number }): Pr
  * (when it has none, or with random: true) random values of valid shapes,
  * reproducible from seed (default 0).
  */
-export function sampleInputs(
-  program: Program,
+export function sampleInputs<InWorker extends boolean>(
+  program: Program<InWorker>,
   options?: { random?: boolean; seed?: number },
-): { args: InputValue[]; kwargs: Record<string, InputValue>; source: 'example' | 'random' };
+): Settled<InWorker, { args: InputValue[]; kwargs: Record<string, InputValue>; source: 'example' | 'random' }>;
 
 /** The models load(url, {cache: true}) keeps in the Cache API: URL, size (null when unknown) and ETag. */
 export function cachedModels(): Promise<Array<{ url: string; bytes: number | null; etag: string | null }>>;
@@ -448,5 +461,4 @@ export class OutOfMemoryError extends Pt2webError { constructor(message: string)
 /** A bug in pt2web. */
 export class InternalError extends Pt2webError { constructor(message: string); readonly code: 'INTERNAL' }
 
-// Only what is exported above is public (ProgramBase is not).
 export {};

@@ -9,12 +9,13 @@
 
 import { BadInputError, callNative } from './errors.js';
 import { getModule } from './module.js';
+import { moduleChoice } from './module_choice.js';
 import { resolveLocation } from './platform.js';
 import { progressReporter } from './progress.js';
 import { Program } from './program.js';
 import { readSource } from './source.js';
-import { getThreadedModule, threadsUnavailableReason } from './threaded_module.js';
-import { WorkerProgram } from './worker_program.js';
+import { ThreadHost } from './thread_host.js';
+import { WorkerHost } from './worker_host.js';
 
 export {
   Pt2webError,
@@ -29,7 +30,7 @@ export { Tensor, DTYPES } from './tensor.js';
 export { float, int, tuple, list, dict } from './values.js';
 export { sampleInputs } from './sample_inputs.js';
 export { cachedModels, clearModelCache } from './model_cache.js';
-export { Program, WorkerProgram };
+export { Program };
 
 const LOAD_OPTIONS = ['label', 'onProgress', 'wasm', 'cache', 'model'];
 const PROGRAM_OPTIONS = [...LOAD_OPTIONS, 'threads', 'worker', 'seed'];
@@ -40,28 +41,6 @@ function checkOptions(options, known, where) {
   if (unknown.length) {
     throw new BadInputError(`${where}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${known.join(', ')})`);
   }
-}
-
-let warnedAboutThreads = false;
-
-// The threads a program gets for options.threads (a whole number from 1 to
-// 64, default 1), and the module that runs them: the threaded build when
-// more than one thread is asked for and it can run here, else the module
-// for options.wasm. reason says why fewer threads than asked for (null
-// otherwise); the first time that happens, console.warn says so too.
-function threadedChoice(options) {
-  const value = options.threads === undefined ? 1 : options.threads;
-  if (!Number.isInteger(value) || value < 1 || value > 64) {
-    throw new BadInputError(`options.threads must be a whole number from 1 to 64, got ${String(options.threads)}`);
-  }
-  const unavailable = value > 1 ? threadsUnavailableReason() : null;
-  const reason = unavailable && `${value} threads were asked for, but ${unavailable}; running on one thread`;
-  if (reason && !warnedAboutThreads) {
-    warnedAboutThreads = true;
-    console.warn(`pt2web: ${reason}`);
-  }
-  const threads = reason ? 1 : value;
-  return { threads, reason, module: threads > 1 ? getThreadedModule(threads) : getModule(options.wasm) };
 }
 
 /**
@@ -77,25 +56,14 @@ function threadedChoice(options) {
  *   More than 1 loads the threaded build where it can run (Node, cross-origin
  *   isolated pages) and falls back to one thread elsewhere (with a console
  *   warning, once); Program.threads tells which and Program.threadsReason
- *   why; worker: true loads the program in a Web Worker (Node: a worker
- *   thread) and resolves to a WorkerProgram, whose run() is async; seed:
+ *   why; worker: true holds the program in a Web Worker (Node: a worker
+ *   thread): the same Program, whose methods then return Promises; seed:
  *   where the random operators' stream starts (Program.setRandomSeed).
- * The two forms below are the ones ../index.d.ts declares
- * (tests/js/types.test.mjs checks that they fit).
- *
- * @overload
- * @param {string|URL|Response|Blob|ArrayBuffer|ArrayBufferView} source
- * @param {object & {worker: true}} options
- * @returns {Promise<WorkerProgram>}
- *
- * @overload
- * @param {string|URL|Response|Blob|ArrayBuffer|ArrayBufferView} source
- * @param {object & {worker?: false}} [options]
- * @returns {Promise<Program>}
+ * ../index.d.ts declares the two forms (tests/js/types.test.mjs checks that they fit).
  *
  * @param {string|URL|Response|Blob|ArrayBuffer|ArrayBufferView} source
  * @param {any} [options]
- * @returns {Promise<Program|WorkerProgram>}
+ * @returns {Promise<any>} a Program
  */
 export async function load(source, options = {}) {
   checkOptions(options, PROGRAM_OPTIONS, 'load()');
@@ -105,25 +73,16 @@ export async function load(source, options = {}) {
   const model = modelOption(options);
   const progress = progressReporter(options.onProgress);
   if (options.worker) return loadInWorker(source, options, progress);
-  const choice = threadedChoice(options);
+  const choice = moduleChoice(options);
   const wasmReady = choice.module.then((module) => {
     progress.stage('wasm');
     return module;
   });
-  const [module, { bytes, label }] = await Promise.all([wasmReady, readSource(source, sourceOptions(options, progress))]);
+  const [, { bytes, label }] = await Promise.all([wasmReady, readSource(source, sourceOptions(options, progress))]);
   progress.stage('prepare');
-  const native = new module.Program();
-  try {
-    callNative(() => native.load(bytes, label, model));
-    const used = callNative(() => native.setThreads(choice.threads));
-    if (options.seed !== undefined) callNative(() => native.setRandomSeed(options.seed));
-    const program = new Program(native, used, choice.reason);
-    progress.stage('ready');
-    return program;
-  } catch (error) {
-    native.delete();
-    throw error;
-  }
+  const host = await ThreadHost.open(bytes, { label, model, seed: options.seed }, choice);
+  progress.stage('ready');
+  return new Program(host);
 }
 
 /**
@@ -156,9 +115,9 @@ async function loadInWorker(source, { worker, onProgress, cache, label, ...rest 
   if (typeof rest.wasm === 'string') options.wasm = (await resolveLocation(rest.wasm)).href;
   else if (rest.wasm instanceof URL) options.wasm = rest.wasm.href;
   progress.stage('prepare');
-  const program = await WorkerProgram.start(bytes, options);
+  const host = await WorkerHost.open(bytes, options);
   progress.stage('ready');
-  return program;
+  return new Program(host);
 }
 
 /**
@@ -183,6 +142,6 @@ export async function inspect(source, options = {}) {
  */
 export async function heapStats(options = {}) {
   checkOptions(options, ['wasm', 'threads'], 'heapStats()');
-  const module = await threadedChoice(options).module;
+  const module = await moduleChoice(options).module;
   return module.heapStats();
 }

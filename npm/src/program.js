@@ -1,36 +1,58 @@
 // Program: a loaded .pt2 program, ready to run. Created by load().
 //
+// One class whichever thread runs the program. load(source) holds it on the
+// calling thread (a ThreadHost): every method returns its result. With
+// {worker: true} it lives in a Web Worker or worker thread (a WorkerHost):
+// the same methods return Promises of the same results, and never block the
+// calling thread. `await program.run(...)` works in both modes.
+//
 // The description properties (inputs, outputs, signature, rangeConstraints,
 // dialect, operators) come from the core's description
-// (src/runtime/describe.h), made on first use, not at load.
+// (src/runtime/describe.h): made on first use on the calling thread, sent
+// with the load from a worker; they are there now in both modes.
 //
-// Ownership: a Program owns its native session (weights, state, activation
-// arena) in the wasm heap. dispose() (or `using program = await load(...)`,
-// through Symbol.dispose) frees it; programs that are garbage-collected
-// without it are freed too, eventually. Everything a Program returns is a
-// JS copy that stays valid after dispose().
+// Ownership: a Program owns its host's program (weights, state, activation
+// arena) in a wasm heap. dispose() (or `using program = await load(...)`,
+// through Symbol.dispose) frees it, and ends the worker of the last program
+// in it; programs garbage-collected without it are freed too, eventually.
+// Everything a Program returns is a JS copy that stays valid after
+// dispose(). Errors: a worker-mode method never throws; it rejects, with the
+// same classes, codes and messages as the calling-thread mode throws.
 
-import { BadInputError, callNative } from './errors.js';
+import { BadInputError } from './errors.js';
 import { DISPOSE } from './platform.js';
+import { settle } from './settle.js';
 import { Tensor } from './tensor.js';
 import { callOf, fromNative } from './values.js';
 
-const finalizer =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((native) => native.delete()) : null;
+// The buffers of a call's tensors, each once (run(..., {transfer: true})).
+function inputBuffers(value, out = new Set()) {
+  if (value === null || typeof value !== 'object') return out;
+  if (ArrayBuffer.isView(value.data) && typeof value.dtype === 'string') out.add(value.data.buffer);
+  else for (const item of Array.isArray(value) ? value : Object.values(value)) inputBuffers(item, out);
+  return out;
+}
+
+function runOptions(options) {
+  if (options === null || typeof options !== 'object') throw new BadInputError('run(): options must be an object');
+  const unknown = Object.keys(options).filter((key) => key !== 'transfer');
+  if (unknown.length) throw new BadInputError(`run(): unknown option ${unknown.join(', ')} (known: transfer)`);
+  return { transfer: options.transfer === true };
+}
 
 export class Program {
-  #native;
-  #summary; // the description without the printed program
-  #description;
-  #threads;
-  #threadsReason;
+  #host;
+  /** @type {any} */
+  #description = null;
 
   /** @internal use load() */
-  constructor(native, threads = 1, threadsReason = null) {
-    this.#native = native;
-    this.#threads = threads;
-    this.#threadsReason = threadsReason;
-    finalizer?.register(this, native, this);
+  constructor(host) {
+    this.#host = host;
+  }
+
+  /** True when the program lives in a worker (load(source, {worker: true})): its methods return Promises. */
+  get inWorker() {
+    return this.#host.inWorker;
   }
 
   /**
@@ -39,33 +61,33 @@ export class Program {
    * first runs, the program runs on one thread when that is faster.
    */
   get threads() {
-    return this.#threads;
+    return this.#host.threads;
   }
 
   /** Why the program got fewer threads than options.threads asked for; null when it did not. */
   get threadsReason() {
-    return this.#threadsReason;
+    return this.#host.threadsReason;
   }
 
   /** The full description (what `pt2web info` prints), the printed program included. */
   get description() {
-    this.#description ??= { ...this.#describe(), printed: this.toString() };
+    this.#description ??= { ...this.#summary(), printed: this.toString() };
     return this.#description;
   }
 
   /** User inputs in call order: {path, name, kind, dtype, shape, ranges} or {kind: 'constant', value}. */
   get inputs() {
-    return this.#describe().inputs;
+    return this.#summary().inputs;
   }
 
   /** User outputs in flatten order: {path, name, kind, dtype, shape}; path like "[0]" or "['logits']". */
   get outputs() {
-    return this.#describe().outputs;
+    return this.#summary().outputs;
   }
 
   /** The graph signature: input_specs, output_specs and torch's derived views. */
   get signature() {
-    return this.#describe().signature;
+    return this.#summary().signature;
   }
 
   /**
@@ -73,56 +95,62 @@ export class Program {
    * unbounded), e.g. {s0: [1, 512]}.
    */
   get rangeConstraints() {
-    return this.#describe().range_constraints;
+    return this.#summary().range_constraints;
   }
 
   /** "TRAINING" (torch.export's default) or "ATEN" (after run_decompositions()). */
   get dialect() {
-    return this.#describe().dialect;
+    return this.#summary().dialect;
   }
 
   /** Every operator the program uses: {target, count, supported}. */
   get operators() {
-    return this.#describe().operators;
+    return this.#summary().operators;
   }
 
   /**
    * Runs the program like ep.module()(*args, **kwargs). Tensors in the
-   * result are new arrays; input tensors the program mutates are updated in place.
-   * @param {Array|object} args positional arguments; or, alone, the feeds
+   * result are new arrays; on the calling thread, input tensors the program
+   * mutates are updated in place (a worker gets copies, so they are not).
+   * @param {Array|object} [args] positional arguments; or, alone, the feeds
    *   object of a program whose inputs are all keywords (run({input_ids, attention_mask}))
    * @param {object} [kwargs] keyword arguments
+   * @param {{transfer?: boolean}} [options] transfer: in a worker, move the
+   *   inputs' buffers there instead of copying them (the caller's arrays
+   *   become empty); nothing to move on the calling thread
    */
-  run(args = [], kwargs) {
-    const native = this.#alive();
-    const call = callOf(args, kwargs, this.inputs);
-    return fromNative(callNative(() => native.run(call.args, call.kwargs)));
+  run(args = [], kwargs, options = {}) {
+    return this.#invoke((host) => host.call(...this.#runCall('run', args, kwargs, options)), fromNative);
   }
 
   /**
    * Runs like run() and times every node.
    * @param {Array|object} [args] as for run()
    * @param {object} [kwargs]
-   * @returns {{outputs: any, profile: Array<{target: string, calls: number, ms: number}>}}
-   *   profile: per operator, slowest first
+   * @param {{transfer?: boolean}} [options] as for run()
+   * @returns {any} {outputs, profile}; profile: per operator {target, calls, ms}, slowest first
    */
-  runProfiled(args = [], kwargs) {
-    const native = this.#alive();
-    const call = callOf(args, kwargs, this.inputs);
-    const { outputs, profile } = callNative(() => native.runProfiled(call.args, call.kwargs));
-    return { outputs: fromNative(outputs), profile };
+  runProfiled(args = [], kwargs, options = {}) {
+    return this.#invoke(
+      (host) => host.call(...this.#runCall('runProfiled', args, kwargs, options)),
+      ({ outputs, profile }) => ({ outputs: fromNative(outputs), profile }),
+    );
   }
 
   /**
    * The example inputs saved in the archive (what torch.export was given),
    * as {args, kwargs} ready for run(), or null when the archive has none.
+   * @returns {any}
    */
   exampleInputs() {
-    const native = this.#alive();
-    const example = callNative(() => native.exampleInputs());
-    if (example === null) return null;
-    const [args, kwargs] = fromNative(example);
-    return { args, kwargs };
+    return this.#invoke(
+      (host) => host.call('exampleInputs'),
+      (example) => {
+        if (example === null) return null;
+        const [args, kwargs] = fromNative(example);
+        return { args, kwargs };
+      },
+    );
   }
 
   /**
@@ -130,11 +158,16 @@ export class Program {
    * Random inputs of valid shapes, made by the core from the signature
    * (src/runtime/random_inputs.h), as {args, kwargs}.
    * @param {number} seed taken as a 32-bit unsigned integer; the same seed gives the same inputs
+   * @returns {any}
    */
   randomInputs(seed = 0) {
-    const native = this.#alive();
-    const [args, kwargs] = fromNative(callNative(() => native.randomInputs(seed >>> 0)));
-    return { args, kwargs };
+    return this.#invoke(
+      (host) => host.call('randomInputs', [seed >>> 0]),
+      (inputs) => {
+        const [args, kwargs] = fromNative(inputs);
+        return { args, kwargs };
+      },
+    );
   }
 
   /**
@@ -143,59 +176,56 @@ export class Program {
    * would take without reuse). Zeros before the first run.
    */
   get memory() {
-    const native = this.#alive();
-    return callNative(() => native.memory());
+    return this.#live().memory();
   }
 
-  /** Parameters and buffers (current values) by name, in state-dict order. */
+  /**
+   * Parameters and buffers (current values) by name, in state-dict order.
+   * @returns {any}
+   */
   stateDict() {
-    const native = this.#alive();
-    const pairs = callNative(() => native.stateDict());
-    return Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)]));
+    return this.#invoke(
+      (host) => host.call('stateDict'),
+      (pairs) => Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)])),
+    );
   }
 
   /**
    * ExportedProgram.run_decompositions(): a new Program holding this one
-   * decomposed into Core ATen (dialect "ATEN"), with the same threads; this
+   * decomposed into Core ATen (dialect "ATEN"), with the same threads and in
+   * the same place (a worker program's lives in the same worker); this
    * program is unchanged. Operators named in preserve are kept as they are
    * ("aten.linear.default" or "aten::linear.default").
    * @param {{preserve?: string[]}} [options]
-   * @returns {Program}
+   * @returns {any} a Program (a Promise of one for a worker program)
    * @throws BadInputError for an operator that cannot be preserved
    */
   runDecompositions(options = {}) {
-    const native = this.#alive();
-    if (options === null || typeof options !== 'object') throw new BadInputError('runDecompositions(): options must be an object');
-    const unknown = Object.keys(options).filter((key) => key !== 'preserve');
-    if (unknown.length) throw new BadInputError(`runDecompositions(): unknown option ${unknown.join(', ')} (known: preserve)`);
-    const preserve = options.preserve ?? [];
-    if (!Array.isArray(preserve)) throw new BadInputError('runDecompositions(): preserve must be an array of operator names');
-    // A fresh binding of the same module (its class is the instance's constructor).
-    const decomposed = new native.constructor();
-    try {
-      callNative(() => decomposed.loadDecomposed(native, preserve));
-      callNative(() => decomposed.setThreads(this.#threads));
-    } catch (error) {
-      decomposed.delete();
-      throw error;
-    }
-    return new Program(decomposed, this.#threads, this.#threadsReason);
+    return this.#invoke((host) => {
+      if (options === null || typeof options !== 'object') throw new BadInputError('runDecompositions(): options must be an object');
+      const unknown = Object.keys(options).filter((key) => key !== 'preserve');
+      if (unknown.length) throw new BadInputError(`runDecompositions(): unknown option ${unknown.join(', ')} (known: preserve)`);
+      const preserve = options.preserve ?? [];
+      if (!Array.isArray(preserve)) throw new BadInputError('runDecompositions(): preserve must be an array of operator names');
+      return host.decompose(preserve);
+    }, (decomposed) => new Program(decomposed));
   }
 
   /**
    * The program as the bytes of a .pt2 file, as torch.export.save writes
    * it (torch.export.load and load() read it), with its state as loaded.
-   * @returns {Uint8Array}
+   * @returns {any} a Uint8Array
    */
   save() {
-    const native = this.#alive();
-    return callNative(() => native.save());
+    return this.#invoke((host) => host.call('save'));
   }
 
-  /** Restores every buffer to its value at load time. */
+  /**
+   * Restores every buffer to its value at load time.
+   * @returns {any} nothing (a Promise for a worker program)
+   */
   resetState() {
-    const native = this.#alive();
-    callNative(() => native.resetState());
+    return this.#invoke((host) => host.call('resetState'));
   }
 
   /**
@@ -204,24 +234,20 @@ export class Program {
    * same seed gives the same values on every platform. A loaded program
    * starts at seed 0. The stream is pt2web's own, not torch's.
    * @param {number} seed a whole number from 0 to 2^53-1
+   * @returns {any} nothing (a Promise for a worker program)
    */
   setRandomSeed(seed) {
-    const native = this.#alive();
-    callNative(() => native.setRandomSeed(seed));
+    return this.#invoke((host) => host.call('setRandomSeed', [seed]));
   }
 
   /** The program printed in the spirit of Python's print(ep). */
   toString() {
-    const native = this.#alive();
-    return callNative(() => native.toString());
+    return this.#live().printed();
   }
 
-  /** Frees the program's wasm memory; the Program cannot be used afterwards. */
+  /** Frees the program's wasm memory; the Program cannot be used afterwards. Safe to call twice. */
   dispose() {
-    if (!this.#native) return;
-    finalizer?.unregister(this);
-    this.#native.delete();
-    this.#native = null;
+    this.#host.dispose();
   }
 
   /** For `using` declarations: the same as dispose(). */
@@ -231,19 +257,35 @@ export class Program {
 
   /** True once dispose() was called. */
   get disposed() {
-    return this.#native === null;
+    return this.#host.disposed;
   }
 
-  #describe() {
-    if (!this.#summary) {
-      const native = this.#alive();
-      this.#summary = JSON.parse(callNative(() => native.describe(false)));
+  // [method, args, transfer] of a run for the host.
+  #runCall(method, args, kwargs, options) {
+    const { transfer } = runOptions(options);
+    const call = callOf(args, kwargs, this.inputs);
+    return [method, [call.args, call.kwargs], transfer ? [...inputBuffers(call)] : []];
+  }
+
+  // start(host), then finish(result): now on the calling thread; as a
+  // Promise in a worker, where a failure before the request rejects too.
+  #invoke(start, finish = (value) => value) {
+    if (!this.#host.inWorker) return finish(start(this.#live()));
+    try {
+      return settle(start(this.#live()), finish);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return this.#summary;
   }
 
-  #alive() {
-    if (!this.#native) throw new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
-    return this.#native;
+  #summary() {
+    return this.#host.summary();
+  }
+
+  #live() {
+    if (this.#host.disposed) {
+      throw new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
+    }
+    return this.#host;
   }
 }

@@ -1,52 +1,68 @@
 // The worker side of load(source, {worker: true}): runs in a Web Worker
-// (browsers) or a worker thread (Node), loads one program with load() and
-// answers worker_program.js's requests, one at a time, in order.
+// (browsers) or a worker thread (Node), holds programs as ThreadHosts and
+// answers worker_host.js's requests, one at a time, in order.
 //
-// Protocol (structured-clone messages):
-//   in:  {id, method: 'load', bytes, options} then {id, method, args}
-//        for run, runProfiled, exampleInputs, stateDict, resetState, setRandomSeed (the
-//        caller ends the worker to dispose of the program).
-//   out: {id, ok: true, value, memory?} or {id, ok: false, error: {name,
-//        code, message}}; output tensors' buffers are transferred.
+// Protocol (structured-clone messages; every reply echoes the request's id):
+//   {id, method: 'load', bytes, options}        -> a new program
+//   {id, program, method: 'decompose', args}    -> a new program from one held
+//   {id, program, method: 'dispose'}            frees one (the caller ends the
+//                                               worker when it frees the last)
+//   {id, program, method, args}                 ThreadHost.call(method, args)
+//   out: {id, ok: true, value} or {id, ok: false, error: {name, code,
+//        message}}. A new program's value is {program, summary, printed,
+//        threads, threadsReason}; a call's is {value, memory?} (memory after
+//        run and runProfiled). Tensors' buffers in replies are transferred.
 //
 // Errors: every failure is sent back as an error reply; nothing is thrown
 // at the worker's top level.
 
-import { load } from './index.js';
+import { BadInputError } from './errors.js';
 import { importHidden, isNode } from './platform.js';
-import { Tensor } from './tensor.js';
+import { ThreadHost } from './thread_host.js';
 
-// The typed array buffers in a value, each once, to transfer.
+// The typed array buffers in a raw value, each once, to transfer.
 function buffersOf(value, out = new Set()) {
-  if (value instanceof Tensor) out.add(value.data.buffer);
+  if (ArrayBuffer.isView(value)) out.add(value.buffer);
   else if (Array.isArray(value)) for (const item of value) buffersOf(item, out);
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) buffersOf(item, out);
   return out;
 }
 
-let program = null;
+const hosts = new Map();  // program id -> ThreadHost
+let nextProgram = 0;
 
-const METHODS = {
-  async load({ bytes, options }) {
-    program = await load(bytes, options);
-    return { description: program.description, threads: program.threads, threadsReason: program.threadsReason };
-  },
-  run: ([args, kwargs]) => program.run(args, kwargs),
-  runProfiled: ([args, kwargs]) => program.runProfiled(args, kwargs),
-  exampleInputs: () => program.exampleInputs(),
-  stateDict: () => program.stateDict(),
-  resetState: () => program.resetState(),
-  setRandomSeed: (seed) => program.setRandomSeed(seed),
-};
+function adopt(host) {
+  const program = nextProgram++;
+  hosts.set(program, host);
+  return { program, summary: host.summary(), printed: host.printed(), threads: host.threads, threadsReason: host.threadsReason };
+}
+
+function hostOf(program) {
+  const host = hosts.get(program);
+  if (!host) throw new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
+  return host;
+}
+
+async function reply(message) {
+  const { method, program, args = [] } = message;
+  if (method === 'load') return adopt(await ThreadHost.open(message.bytes, message.options));
+  if (method === 'decompose') return adopt(hostOf(program).decompose(args[0]));
+  if (method === 'dispose') {
+    hostOf(program).dispose();
+    hosts.delete(program);
+    return null;
+  }
+  const host = hostOf(program);
+  const value = host.call(method, args);
+  return { value, memory: method === 'run' || method === 'runProfiled' ? host.memory() : undefined };
+}
 
 async function answer(message, post) {
-  const { id, method } = message;
   try {
-    const value = await METHODS[method](method === 'load' ? message : message.args);
-    const memory = method === 'run' || method === 'runProfiled' ? program.memory : undefined;
-    post({ id, ok: true, value, memory }, [...buffersOf(value)]);
+    const value = await reply(message);
+    post({ id: message.id, ok: true, value }, [...buffersOf(value)]);
   } catch (error) {
-    post({ id, ok: false, error: { name: error?.name, code: error?.code, message: String(error?.message ?? error) } });
+    post({ id: message.id, ok: false, error: { name: error?.name, code: error?.code, message: String(error?.message ?? error) } });
   }
 }
 

@@ -2,7 +2,7 @@
 // (tests/fixtures-export/random_operators: rand, randn_like, randint,
 // randperm, bernoulli, dropout, dropout2d, alpha_dropout in training mode)
 // whose outputs hold for any draws, checked against torch's; and
-// setRandomSeed on Program and WorkerProgram. That a seed fixes the draws is
+// setRandomSeed on a Program in both modes. That a seed fixes the draws is
 // checked natively (tests/unit/runtime/random_seed_test.cpp).
 
 import assert from 'node:assert/strict';

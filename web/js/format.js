@@ -1,4 +1,4 @@
-// Formatting shared by the page and its worker: sizes, shapes, durations,
+// Formatting for the page's views: sizes, shapes, durations,
 // numbers. Pure functions.
 
 export function formatBytes(n) {

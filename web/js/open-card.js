@@ -4,14 +4,15 @@
 // with outputs and a time profile; a readable error (with whatever the
 // file could still tell) when it cannot be opened. What appears is scrolled
 // into view; a new Threads choice reopens the program at once. All the work happens in
-// a worker (worker-client.js), so the page stays responsive.
+// the package's worker mode (program-runs.js), so the page stays responsive;
+// a program whose worker failed is dropped, and the next open starts afresh.
 
 import { byId, h, replaceChildren } from './dom.js';
 import { formatBytes } from './format.js';
 import { imageInputOf, imageTensor } from './image-input.js';
 import { programView } from './program-view.js';
 import { resultsView } from './results-view.js';
-import { ProgramWorker } from './worker-client.js';
+import { openProgram, runProgram } from './program-runs.js';
 
 const CODE_TITLES = {
   BAD_FILE: 'This file is not a readable .pt2 archive',
@@ -48,7 +49,6 @@ export function setupOpenCard() {
   if (globalThis.crossOriginIsolated !== true) {
     byId('threads-note').textContent = 'this page is not cross-origin isolated, so programs run on 1 thread';
   }
-  const worker = new ProgramWorker(import.meta.resolve('pt2web'));
   let busy = false;
   let opened = null;
 
@@ -99,12 +99,13 @@ export function setupOpenCard() {
     runBar.hidden = true;
     runImageLabel.hidden = true;
     results.replaceChildren();
+    opened?.program.dispose();
     opened = null;
     card.dataset.state = 'loading';
     try {
       showProgress({ stage: 'read', loaded: 0, total: source.size ?? 0 }, name);
       const threads = Number(threadsChoice.value);
-      const result = await worker.open(source, name, threads, (message) => showProgress(message, name));
+      const result = await openProgram(source, name, threads, (message) => showProgress(message, name));
       opened = { ...result, name };
       replaceChildren(programBox, programView(result.description, {
         name,
@@ -143,7 +144,7 @@ export function setupOpenCard() {
     showProgress({ stage: 'run' }, opened.name);
     try {
       const extra = file ? { image: await imageTensor(file, opened.image), path: opened.image.path } : {};
-      const result = await worker.run(mode, extra);
+      const result = await runProgram(opened.program, mode, extra);
       replaceChildren(results, resultsView(result));
       card.dataset.state = 'ran';
       progress.hidden = true; // before scrolling, as in open()
@@ -151,7 +152,11 @@ export function setupOpenCard() {
     } catch (error) {
       showError(error, `could not run ${opened.name}`);
       card.dataset.state = 'run-error';
-      if (error.code === 'INTERNAL') opened = null; // the worker restarted without the program
+      if (error.code === 'INTERNAL') {
+        // The program's worker stopped (or pt2web failed): drop it; opening starts a fresh one.
+        opened.program.dispose();
+        opened = null;
+      }
     } finally {
       progress.hidden = true;
       setBusy(false);

@@ -1,7 +1,7 @@
 // Renders a run of a program: the outputs (path, dtype, shape, first
 // values, min/max/mean; the top classes of a classifier's scores as a bar
 // chart), the inputs it was given, how long the first run
-// and (when the worker ran it again) the median of the later runs took, the
+// and (when the program ran again) the median of the later runs took, the
 // activation memory, and the per-operator time profile as a bar chart.
 
 import { drawBars } from './bar-chart.js';
@@ -86,7 +86,7 @@ function profileChart(profile, ofMedianRun) {
   ];
 }
 
-/** @param {object} result the worker's run result */
+/** @param {object} result runProgram()'s result (program-runs.js) */
 export function resultsView(result) {
   const { plannedBytes, unplannedBytes } = result.memory ?? {};
   const source = { example: 'the example inputs', image: 'your image' }[result.source] ?? 'random inputs';

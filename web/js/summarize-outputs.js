@@ -2,8 +2,7 @@
 // the pytree with its path in Python's spelling (output[0]['logits']), and
 // for tensors the dtype, shape, first values and min/max/mean (and, for a
 // classifier's scores, the top classes by softmax probability); other leaves
-// with their Python type and value. Runs in the worker, so only small plain
-// objects cross over to the page however large the tensors are.
+// with their Python type and value, as small plain objects for the views.
 
 import { formatNumber } from './format.js';
 

@@ -17,7 +17,7 @@ function decodeTensor(Tensor, { dtype, shape, data }) {
 
 /**
  * Runs the cases that have expected results; program: from pt2web's load()
- * (a Program, or a WorkerProgram whose run() resolves later).
+ * (in a worker or not: run() is awaited).
  */
 export async function checkDigitCases(program, Tensor, casesJson) {
   const summary = { cases: 0, passed: 0, maxError: 0, failures: [] };

@@ -6,7 +6,7 @@
 // ?cache=1 keeps the model in the Cache API and reports what is cached;
 // ?clear=1 only clears that cache.
 
-import { Tensor, WorkerProgram, cachedModels, clearModelCache, load } from 'pt2web';
+import { Tensor, cachedModels, clearModelCache, load } from 'pt2web';
 
 import { checkDigitCases } from './digits_cases.js';
 
@@ -30,7 +30,7 @@ async function main() {
       dialect: program.dialect,
       threads: program.threads,
       threadsReason: program.threadsReason,
-      worker: program instanceof WorkerProgram,
+      worker: program.inWorker,
       isolated: globalThis.crossOriginIsolated === true,
     };
   } finally {

@@ -47,9 +47,20 @@ export async function usage(bytes: Uint8Array, response: Response, blob: Blob): 
   const inWorker = await load('model.pt2', { worker: true, cache: true, onProgress: ({ stage, loaded }) => console.log(stage, loaded) });
   const fromWorker = await inWorker.run([x], {}, { transfer: true });
   console.log(fromWorker.shape, (await inWorker.stateDict())['w']?.dtype, inWorker.description.outputs[0].path);
+  const decomposed: Program<true> = await inWorker.runDecompositions({ preserve: ['aten.linear.default'] });
+  const saved: Uint8Array = await inWorker.save();
+  const workerSample = await sampleInputs(inWorker);
+  await decomposed.run(workerSample.args, workerSample.kwargs);
+  await inWorker.run({ input_ids: ids }, undefined, { transfer: true });
+  decomposed.dispose();
   inWorker.dispose();
   // @ts-expect-error: a worker's run() is a Promise
   console.log(inWorker.run([x]).shape);
+  // One code path for both modes: await works on either.
+  const either = async (p: Program<boolean>) => (await p.run([x])).shape;
+  console.log(await either(program), await either(inWorker), saved.length, (await program.run({ input_ids: ids })).size);
+  const chosen = await load('model.pt2', { worker: Math.random() > 0.5 });
+  sameType<typeof chosen, Program<boolean>>(true);
   const cached = await cachedModels();
   console.log(cached[0]?.etag, await clearModelCache(cached[0]?.url));
   console.log(threadsReason, program.outputs[0].path, program.operators[0].qualified);

@@ -1,15 +1,17 @@
-// load(source, {worker: true}) in Node: the program runs in a worker thread,
-// run() resolves to the same outputs as on the calling thread, errors keep
-// their class, code and message, state persists between runs, the calling
-// thread stays free while a run is in flight, transfer moves the inputs,
-// and an idle worker never keeps the process alive.
+// load(source, {worker: true}) in Node: the same Program class, held in a
+// worker thread. Every method resolves to what it returns on the calling
+// thread (save and runDecompositions included), errors keep their class,
+// code and message and reject rather than throw, state persists between
+// runs, the calling thread stays free while a run is in flight, transfer
+// moves the inputs, programs made from one share its worker, and an idle
+// worker never keeps the process alive.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { BadInputError, Program, Tensor, WorkerProgram, load } from '../../npm/src/index.js';
+import { BadInputError, Program, Tensor, load, sampleInputs } from '../../npm/src/index.js';
 import { FIXTURES, REPO } from './helpers.mjs';
 
 const model = (fixture) => join(FIXTURES, fixture, 'model.pt2');
@@ -18,7 +20,9 @@ test('the same outputs, description and errors as on the calling thread', async 
   const here = await load(model('digits_cnn'));
   const there = await load(model('digits_cnn'), { worker: true });
   try {
-    assert.ok(there instanceof WorkerProgram && !(there instanceof Program));
+    assert.ok(there instanceof Program && here instanceof Program);
+    assert.equal(there.inWorker, true);
+    assert.equal(here.inWorker, false);
     assert.deepEqual(there.description, here.description);
     assert.equal(there.toString(), here.toString());
     const { args } = here.exampleInputs();
@@ -42,6 +46,41 @@ test('the same outputs, description and errors as on the calling thread', async 
       return true;
     });
     assert.deepEqual(await there.run(args), expected);  // still usable
+    // A mistake found before the request rejects too, with the same message.
+    const feeds = { x: args[0] };
+    assert.throws(() => here.run(feeds), { code: 'BAD_INPUT', message: /positional input/ });
+    const early = there.run(feeds);
+    assert.ok(early instanceof Promise);
+    await assert.rejects(early, { code: 'BAD_INPUT', message: /positional input/ });
+    // await works on the calling thread's results too: one code path for both.
+    const both = async (program) => (await program.run(args)).data;
+    assert.deepEqual(await both(here), await both(there));
+  } finally {
+    here.dispose();
+    there.dispose();
+  }
+});
+
+test('save, runDecompositions and sampleInputs resolve to what the calling thread returns', async () => {
+  const here = await load(model('mlp'));
+  const there = await load(model('mlp'), { worker: true });
+  try {
+    assert.deepEqual(await there.save(), here.save());
+    assert.deepEqual(await sampleInputs(there, { random: true, seed: 3 }), sampleInputs(here, { random: true, seed: 3 }));
+    const { args } = here.exampleInputs();
+    const decomposedHere = here.runDecompositions();
+    const decomposedThere = await there.runDecompositions();
+    assert.equal(decomposedThere.inWorker, true);
+    assert.equal(decomposedThere.dialect, 'ATEN');
+    assert.deepEqual(decomposedThere.description, decomposedHere.description);
+    assert.deepEqual(await decomposedThere.run(args), decomposedHere.run(args));
+    // They share one worker: disposing of one leaves the other running.
+    there.dispose();
+    assert.deepEqual(await decomposedThere.run(args), decomposedHere.run(args));
+    await assert.rejects(there.runDecompositions({ keep: [] }), { code: 'BAD_INPUT', message: /disposed/ });
+    decomposedThere.dispose();
+    await assert.rejects(decomposedThere.save(), { code: 'BAD_INPUT', message: /disposed/ });
+    decomposedHere.dispose();
   } finally {
     here.dispose();
     there.dispose();
