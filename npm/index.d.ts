@@ -440,6 +440,14 @@ export function cachedModels(): Promise<Array<{ url: string; bytes: number | nul
 /** Removes one cached model (by URL) or, without an argument, all of them; resolves to how many were removed. */
 export function clearModelCache(url?: string | URL): Promise<number>;
 
+/**
+ * Which WebAssembly features this engine has. pt2web needs simd128 and
+ * exceptions (load() rejects with an UnsupportedError saying which is
+ * missing and which engines have it); threads for the threaded build (else
+ * programs run on one thread); memory64 for programs past 4 GB.
+ */
+export function wasmFeatures(): { simd128: boolean; exceptions: boolean; threads: boolean; memory64: boolean };
+
 /** What kind of failure an error is. */
 export type ErrorCode = 'BAD_FILE' | 'BAD_INPUT' | 'UNSUPPORTED' | 'BAD_PROGRAM' | 'OUT_OF_MEMORY' | 'INTERNAL';
 

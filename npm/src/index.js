@@ -30,6 +30,7 @@ export { Tensor, DTYPES } from './tensor.js';
 export { float, int, tuple, list, dict } from './values.js';
 export { sampleInputs } from './sample_inputs.js';
 export { cachedModels, clearModelCache } from './model_cache.js';
+export { wasmFeatures } from './features.js';
 export { Program };
 
 const LOAD_OPTIONS = ['label', 'onProgress', 'wasm', 'cache', 'model'];

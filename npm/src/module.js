@@ -15,13 +15,15 @@
 // handed either the bytes (wasmBinary) or an instantiateWasm hook, so it never
 // goes looking for the file itself.
 //
-// Errors: a .wasm that cannot be fetched, read or instantiated is a
+// Errors: an engine without a feature the build needs (features.js) is an
+// UnsupportedError saying which, before anything is fetched; a .wasm that cannot be fetched, read or instantiated is a
 // BadFileError naming where it came from; a failed attempt is forgotten so
 // the next call retries.
 
 import createPt2webModule from '../dist/pt2web.mjs';
 
 import { BadFileError, BadInputError } from './errors.js';
+import { requireFeatures } from './features.js';
 import { displayName, isLocalFile, readLocalFile, resolveLocation } from './platform.js';
 
 const DEFAULT_WASM_URL = new URL('../dist/pt2web.wasm', import.meta.url);
@@ -122,6 +124,7 @@ function remember(cache, key, start) {
  * @returns {Promise<object>} the instantiated Emscripten module
  */
 export async function getModule(wasm) {
+  requireFeatures('single');
   if (wasm === undefined || wasm === null) return remember(byUrl, DEFAULT_WASM_URL.href, () => fromUrl(DEFAULT_WASM_URL));
   if (typeof wasm === 'string' || wasm instanceof URL) {
     const url = wasm instanceof URL ? wasm : await resolveLocation(wasm);

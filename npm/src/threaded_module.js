@@ -37,6 +37,7 @@
 
 import { BadFileError } from './errors.js';
 import { fetchAndInstantiate } from './module.js';
+import { BUILD_FEATURES, missingFeatureReason } from './features.js';
 import { importHidden, isNode, readLocalFile } from './platform.js';
 
 const GLUE_URL = new URL('../dist/pt2web-threads.mjs', import.meta.url);
@@ -56,6 +57,8 @@ export function setWorkerStartTimeout(ms) {
  * cross-origin isolated page).
  */
 export function threadsUnavailableReason() {
+  const missing = missingFeatureReason(BUILD_FEATURES.threads);
+  if (missing) return missing;
   if (isNode) return null;
   if (typeof Worker !== 'function') return 'Web Workers are not available here';
   if (globalThis.crossOriginIsolated !== true || typeof SharedArrayBuffer !== 'function') {
