@@ -9,12 +9,17 @@
 // targets before esnext lacks.
 /// <reference lib="esnext.disposable" />
 
-/** The dtypes a Tensor can hold (torch's names without the `torch.` prefix). */
-export type DType =
-  | 'float32' | 'float64' | 'float16' | 'bfloat16'
-  | 'int64' | 'int32' | 'int16' | 'int8' | 'uint8' | 'bool'
-  | 'uint16' | 'uint32' | 'uint64'
-  | 'complex64' | 'complex128';
+// The description's types (and DType) come from the schema the core's
+// describe_program follows: npm/description.d.ts is generated from
+// src/runtime/description.schema.json (npm/tools/description_types.mjs).
+import type {
+  ArchiveDescription, ConstantValue, DType, GraphSignature, InputDescription, InputSpec, Integer,
+  OperatorDescription, OutputDescription, OutputSpec, ProgramDescription, Range, Ranges, Shape,
+} from './description.js';
+export type {
+  ArchiveDescription, ConstantValue, DType, GraphSignature, InputDescription, InputSpec, Integer,
+  OperatorDescription, OutputDescription, OutputSpec, ProgramDescription, Range, Ranges, Shape,
+};
 
 /** Every DType, in a fixed order. */
 export const DTYPES: readonly DType[];
@@ -132,99 +137,6 @@ export function tuple(items: Iterable<InputValue>): TupleTag;
 export function list(items: Iterable<InputValue>): ListTag;
 /** A Python dict from [key, value] pairs (integer keys allowed). */
 export function dict(pairs: Iterable<readonly [string | number, InputValue]>): DictTag;
-
-/** A symbolic size's range: [min, max], null when unbounded. */
-export type Range = [number | null, number | null];
-
-/** A user input of a program, in call order. */
-export type InputDescription =
-  | {
-      kind: 'tensor';
-      /** Where the value goes in (args, kwargs), torch's keystr: "*args[0]", "**kwargs['mask']". */
-      path: string;
-      name: string;
-      dtype: DType;
-      /** Static sizes as numbers, symbolic ones as their expression ("s0", "2*s0"). */
-      shape: Array<number | string>;
-      /** The range of every symbol in the shape. */
-      ranges: Record<string, Range>;
-    }
-  | {
-      kind: 'int' | 'float' | 'bool';
-      path: string;
-      name: string;
-      symbol?: string;
-      ranges: Record<string, Range>;
-    }
-  | {
-      /** A Python scalar torch specialized: run() must receive exactly this value. */
-      kind: 'constant';
-      path: string;
-      name: string;
-      type: 'int' | 'float' | 'bool' | 'str' | 'none' | 'other';
-      value: number | string | boolean | null;
-    };
-
-/** A user output of a program. */
-export type OutputDescription = (
-  | { kind: 'tensor'; dtype: DType; shape: Array<number | string>; ranges: Record<string, Range> }
-  | { kind: 'int' | 'float' | 'bool'; symbol?: string; ranges: Record<string, Range> }
-  | { kind: 'constant'; type: string; value: number | string | boolean | null }
-) & {
-  /**
-   * Where the value is in what run() returns, torch's keystr: "" for the
-   * returned value itself, "[0]" for the first item, "['logits']" for a key.
-   */
-  path: string;
-  /** The graph's name for the value (e.g. "linear_1"). */
-  name: string;
-  loss: boolean;
-};
-
-/** An operator the program uses. */
-export interface OperatorDescription {
-  /** The node's target as the program names it, e.g. "torch.ops.aten.addmm.default". */
-  target: string;
-  /** The ATen overload, e.g. "aten::addmm.default". */
-  qualified: string;
-  count: number;
-  supported: boolean;
-}
-
-/** torch's graph signature with its derived views. */
-export interface GraphSignature {
-  input_specs: Array<{ kind: string; arg: string; target?: string; persistent?: boolean; value?: unknown }>;
-  output_specs: Array<{ kind: string; arg: string; target?: string }>;
-  parameters: string[];
-  buffers: string[];
-  non_persistent_buffers: string[];
-  user_inputs: string[];
-  user_outputs: string[];
-  inputs_to_parameters: Record<string, string>;
-  inputs_to_buffers: Record<string, string>;
-  buffers_to_mutate: Record<string, string>;
-  user_inputs_to_mutate: Record<string, string>;
-  [view: string]: unknown;
-}
-
-/** Everything `pt2web info --json` prints about a program. */
-export interface ProgramDescription {
-  archive?: { kind: string; program_entry: string; models: string[]; entries: Array<{ name: string; size: number }> };
-  schema_version: { major: number; minor: number };
-  torch_version?: string;
-  dialect: 'TRAINING' | 'ATEN';
-  inputs: InputDescription[];
-  outputs: OutputDescription[];
-  range_constraints: Record<string, Range>;
-  state: Record<'parameters' | 'buffers' | 'constants', { count: number; bytes: number }>;
-  signature: GraphSignature;
-  in_spec: string;
-  out_spec: string;
-  operators: OperatorDescription[];
-  /** The program printed in the spirit of Python's print(ep). */
-  printed?: string;
-  [key: string]: unknown;
-}
 
 /** Where pt2web.wasm comes from: a URL or (Node) a path, its bytes, or a compiled module. */
 export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;

@@ -4,7 +4,9 @@
 // because it asks the op table (ops/) which operators are supported and
 // names the archive's entries (io/).
 //
-// The document has these members:
+// src/runtime/description.schema.json is the document's schema: the npm
+// package's types are generated from it, and a test checks every corpus
+// program's description against it (change both together). It has these members:
 //   archive          {kind, program_entry, entries: [{name, size}]} (null without a layout)
 //   schema_version   {major, minor}; torch_version; dialect
 //   inputs           user inputs in flatten order: {path, name, kind, dtype, shape,

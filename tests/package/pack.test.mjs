@@ -53,7 +53,7 @@ before(() => {
   work = mkdtempSync(join(tmpdir(), 'pt2web-pack-'));
   const [packed] = JSON.parse(shOk('npm', ['pack', '--json', '--pack-destination', work], NPM));
   const files = packed.files.map((f) => f.path);
-  for (const needed of ['package.json', 'index.d.ts', 'README.md', 'src/index.js', 'bin/pt2web.mjs', 'dist/pt2web.mjs',
+  for (const needed of ['package.json', 'index.d.ts', 'description.d.ts', 'README.md', 'src/index.js', 'bin/pt2web.mjs', 'dist/pt2web.mjs',
     'dist/pt2web.wasm', 'dist/pt2web-threads.mjs', 'dist/pt2web-threads.wasm', 'dist/pt2web-threads.worker.js',
     'dist/pt2web-threads.worker-text.mjs', 'dist/package.json', 'demo/digits_cnn/model.pt2', 'demo/digits_cnn/cases.json']) {
     assert.ok(files.includes(needed), `the tarball lacks ${needed} (has ${files.join(', ')})`);

@@ -42,7 +42,7 @@ export async function usage(bytes: Uint8Array, response: Response, blob: Blob): 
   console.log(first2.shape, second.dtype);
   const named = program.run<{ logits: Tensor }>([x], new Map([['mask', x]]));
   console.log(named.logits.size, program.run([new Map([['a', x]])]).rank);
-  sameType<typeof program.dialect, 'TRAINING' | 'ATEN'>(true);
+  sameType<typeof program.dialect, 'TRAINING' | 'ATEN' | (string & {})>(true);
   const threadsReason: string | null = program.threadsReason;
   const inWorker = await load('model.pt2', { worker: true, cache: true, onProgress: ({ stage, loaded }) => console.log(stage, loaded) });
   const fromWorker = await inWorker.run([x], {}, { transfer: true });
