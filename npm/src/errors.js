@@ -85,6 +85,11 @@ const BY_CODE = {
   INTERNAL: InternalError,
 };
 
+/** What every use of a disposed program fails with. */
+export function disposedError() {
+  return new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
+}
+
 /** The error class for a code, instantiated with a message. */
 export function errorFromCode(code, message) {
   const ErrorClass = BY_CODE[code];

@@ -38,6 +38,10 @@ const FEATURES = {
   },
 };
 
+// The engine's own answers, probed once (every load asks).
+const engineValidate = globalThis.WebAssembly?.validate;
+let engineFeatures = null;
+
 /** What each build needs. */
 export const BUILD_FEATURES = {
   single: ['simd128', 'exceptions'],
@@ -70,7 +74,7 @@ export function missingFeatureReason(needed, validate = globalThis.WebAssembly?.
   if (typeof validate !== 'function') {
     return 'this JavaScript engine has no WebAssembly at all (every current browser and Node has it)';
   }
-  const found = wasmFeatures(validate);
+  const found = validate === engineValidate ? (engineFeatures ??= wasmFeatures(validate)) : wasmFeatures(validate);
   const missing = needed.filter((name) => !found[name]);
   if (missing.length === 0) return null;
   const feature = FEATURES[missing[0]];

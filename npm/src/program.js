@@ -19,19 +19,12 @@
 // dispose(). Errors: a worker-mode method never throws; it rejects, with the
 // same classes, codes and messages as the calling-thread mode throws.
 
-import { BadInputError } from './errors.js';
+import { BadInputError, disposedError } from './errors.js';
 import { DISPOSE } from './platform.js';
 import { settle } from './settle.js';
+import { buffersOf } from './transfer.js';
 import { Tensor } from './tensor.js';
 import { callOf, fromNative } from './values.js';
-
-// The buffers of a call's tensors, each once (run(..., {transfer: true})).
-function inputBuffers(value, out = new Set()) {
-  if (value === null || typeof value !== 'object') return out;
-  if (ArrayBuffer.isView(value.data) && typeof value.dtype === 'string') out.add(value.data.buffer);
-  else for (const item of Array.isArray(value) ? value : Object.values(value)) inputBuffers(item, out);
-  return out;
-}
 
 function runOptions(options) {
   if (options === null || typeof options !== 'object') throw new BadInputError('run(): options must be an object');
@@ -264,7 +257,7 @@ export class Program {
   #runCall(method, args, kwargs, options) {
     const { transfer } = runOptions(options);
     const call = callOf(args, kwargs, this.inputs);
-    return [method, [call.args, call.kwargs], transfer ? [...inputBuffers(call)] : []];
+    return [method, [call.args, call.kwargs], transfer ? [...buffersOf(call)] : []];
   }
 
   // start(host), then finish(result): now on the calling thread; as a
@@ -284,7 +277,7 @@ export class Program {
 
   #live() {
     if (this.#host.disposed) {
-      throw new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
+      throw disposedError();
     }
     return this.#host;
   }

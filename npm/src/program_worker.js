@@ -16,17 +16,10 @@
 // Errors: every failure is sent back as an error reply; nothing is thrown
 // at the worker's top level.
 
-import { BadInputError } from './errors.js';
+import { disposedError } from './errors.js';
+import { buffersOf } from './transfer.js';
 import { importHidden, isNode } from './platform.js';
 import { ThreadHost } from './thread_host.js';
-
-// The typed array buffers in a raw value, each once, to transfer.
-function buffersOf(value, out = new Set()) {
-  if (ArrayBuffer.isView(value)) out.add(value.buffer);
-  else if (Array.isArray(value)) for (const item of value) buffersOf(item, out);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) buffersOf(item, out);
-  return out;
-}
 
 const hosts = new Map();  // program id -> ThreadHost
 let nextProgram = 0;
@@ -39,7 +32,7 @@ function adopt(host) {
 
 function hostOf(program) {
   const host = hosts.get(program);
-  if (!host) throw new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
+  if (!host) throw disposedError();
   return host;
 }
 

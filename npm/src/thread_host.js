@@ -8,7 +8,7 @@
 // heap until dispose(); a host garbage-collected without it is freed too,
 // eventually. Errors: the bindings' errors as pt2web's classes (callNative).
 
-import { BadInputError, callNative } from './errors.js';
+import { BadInputError, callNative, disposedError } from './errors.js';
 import { moduleChoice } from './module_choice.js';
 
 const finalizer =
@@ -107,7 +107,7 @@ export class ThreadHost {
   }
 
   #alive() {
-    if (!this.#native) throw new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
+    if (!this.#native) throw disposedError();
     return this.#native;
   }
 }

@@ -11,7 +11,7 @@
 // with a BadFileError (start) or InternalError (later), never leaving a
 // call waiting.
 
-import { BadFileError, BadInputError, InternalError, errorFromCode } from './errors.js';
+import { BadFileError, InternalError, disposedError, errorFromCode } from './errors.js';
 import { importHidden, isNode } from './platform.js';
 
 // The worker script. Named through a variable here, so that bundlers do not
@@ -57,10 +57,6 @@ async function startWorker() {
     busy: () => {},
     end: () => worker.terminate(),
   };
-}
-
-function disposedError() {
-  return new BadInputError('the program was disposed (dispose() frees it for good; load it again to use it)');
 }
 
 // One worker and the requests in flight to it.

@@ -10,7 +10,7 @@
 //
 // It reads the part of JSON Schema the file uses: type, const, enum, anyOf,
 // properties / required / additionalProperties, items / prefixItems, $ref
-// to $defs, description (as doc comments).
+// to $defs, description (as doc comments); $comment is for maintainers only.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -95,13 +95,13 @@ function declaration(name, schema) {
 
 /** The text of npm/description.d.ts for a schema. */
 export function descriptionTypes(schema) {
-  const { $defs, title, ...root } = schema;
+  const { $defs, title, $comment, ...root } = schema;
   const parts = [
     '// The types of a program\'s description (Program.description, inspect()).\n' +
       '// Generated from src/runtime/description.schema.json by\n' +
       '// npm/tools/description_types.mjs: edit the schema, then run the tool.\n',
     ...Object.entries($defs).map(([name, def]) => declaration(name, def)),
-    declaration(title, { ...root, description: root.description?.split('. The npm package')[0] + '.' }),
+    declaration(title, root),
   ];
   return parts.join('\n');
 }
