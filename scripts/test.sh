@@ -9,7 +9,7 @@
 # packaging test (tests/package), the benchmark harness' self-checks and the
 # web demo's tests in headless chromium (tests/browser). Everything that runs
 # in Node runs on Node 24 (today's LTS line, from the npm registry:
-# scripts/node-runtime.sh); the wasm, JavaScript and packaging tests run
+# scripts/node-runtime.sh); the wasm and JavaScript tests run
 # again on Debian's Node 20, and the JavaScript tests on Node 22
 # (other-runtimes.sh). Runs them all and exits non-zero if any failed.
 set -euo pipefail
@@ -18,9 +18,11 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 
 failed=()
-echo "== layer check (src/ includes only look down)"
+# Each suite's heading says when it started, so a slow CI log shows where the time went.
+step() { echo "== $* (at ${SECONDS} s)"; }
+step "layer check (src/ includes only look down)"
 bash scripts/check-layers.sh || failed+=(layers)
-echo "== no merge conflict markers left in tracked files"
+step "no merge conflict markers left in tracked files"
 bash scripts/check-conflict-markers.sh || failed+=(conflict-markers)
 
 bash scripts/build.sh
@@ -28,11 +30,11 @@ bash scripts/build.sh
 native_dir=${PT2WEB_NATIVE_BUILD:-build/native}
 wasm_dir=${PT2WEB_WASM_BUILD:-build/wasm}
 
-echo "== native tests"
+step "native tests"
 (cd "$native_dir" && ctest --output-on-failure --no-tests=error) || failed+=(native)
-echo "== native tests under sanitizers"
+step "native tests under sanitizers"
 bash scripts/sanitize.sh || failed+=(sanitize)
-echo "== bounded fuzzing"
+step "bounded fuzzing"
 bash scripts/fuzz.sh "${PT2WEB_FUZZ_SECONDS:-25}" || failed+=(fuzz)
 node24=$(bash scripts/node-runtime.sh node24)
 node20=$(bash scripts/node-runtime.sh node20)
@@ -42,22 +44,24 @@ wasm_tests() {
 }
 for runtime in node24 node20; do
   node=${!runtime}
-  echo "== wasm tests (Node $("$node" --version))"
+  step "wasm tests (Node $("$node" --version))"
   wasm_tests "$node" || failed+=("wasm-$runtime")
-  echo "== JavaScript tests (Node $("$node" --version))"
+  step "JavaScript tests (Node $("$node" --version))"
   # The test files by name: from Node 22 on, --test takes files and globs, not folders.
   "$node" --test tests/js/*.test.mjs || failed+=("js-$runtime")
-  echo "== packaging test (npm pack, Node and a Vite build in chromium; Node $("$node" --version))"
-  "$node" --test tests/package/*.test.mjs || failed+=("package-$runtime")
 done
+# Packing, installing and bundling do not depend on the Node that drives them
+# beyond what the JavaScript tests cover, so this (the slowest suite) runs once.
+step "packaging test (npm pack, Node and a Vite build in chromium; Node $("$node24" --version))"
+"$node24" --test tests/package/*.test.mjs || failed+=(package)
 bash scripts/other-runtimes.sh || failed+=(other-runtimes)
-echo "== benchmark harness self-checks (Node $("$node24" --version))"
+step "benchmark harness self-checks (Node $("$node24" --version))"
 "$node24" --test tests/bench/*.test.mjs || failed+=(bench)
-echo "== browser tests (headless chromium; Node $("$node24" --version) serves and drives)"
+step "browser tests (headless chromium; Node $("$node24" --version) serves and drives)"
 "$node24" --test tests/browser/*.test.mjs || failed+=(browser)
 
 if [ ${#failed[@]} -ne 0 ]; then
-  echo "test.sh: failed: ${failed[*]}"
+  echo "test.sh: failed after ${SECONDS} s: ${failed[*]}"
   exit 1
 fi
-echo "test.sh: all tests passed"
+echo "test.sh: all tests passed in ${SECONDS} s"
