@@ -4,7 +4,10 @@ torchaudio write them, exported by real torch in the fixture format
 attention mask of transformers' text models is `a & b`), in-place view
 operators (t_, unsqueeze_, squeeze_, transpose_, swapdims_, as_strided_),
 random operators and dropout in training mode (outputs that hold for any
-draws: pt2web's stream is not torch's).
+draws: pt2web's stream is not torch's), and the operators whose results
+depend on how torch's CPU kernels order ties or count (sort, argsort,
+topk, mode on tie-heavy lines; unique_consecutive, unique over a dim,
+bincount; quantile and nanquantile with every interpolation).
 
 Run with torch 2.14 (the sid chroot of ../shared/tools/README.md), with
 ../shared/tools/gen_fixtures.py importable (same folder or PYTHONPATH):
@@ -82,14 +85,96 @@ class RandomOperators(nn.Module):
         return perm.sort().values, in_range, b, dropped, whole, alpha.shape[0] * alpha.isfinite(), F.dropout(x, 1.0, training=True)
 
 
+class OrderTies(nn.Module):
+    """Lines with many equal values (and NaNs): where sort, argsort, topk and
+    mode put ties is what torch's CPU algorithms leave, not a rule."""
+    def forward(self, x, ids):
+        up = x.sort()
+        down = x.sort(dim=0, descending=True)
+        stable = x.sort(stable=True, descending=True)
+        few = x.topk(1)
+        some = x.topk(3, largest=False)
+        many = x.topk(50, sorted=False)
+        many_sorted = x.topk(50, dim=-1)
+        spread = x[:, :1].expand(3, 70).sort()
+        return (up.values, up.indices, down.indices, stable.indices, few.indices, some.indices,
+                many.values, many.indices, many_sorted.indices, ids.argsort(), ids.argsort(dim=0, descending=True),
+                x.mode(-1).indices, ids.mode(0).indices, spread.indices)
+
+
+class CountingOps(nn.Module):
+    """Counting and deduplicating: unique_consecutive (flat, over a dim),
+    unique over a dim, bincount with and without weights."""
+    def forward(self, ids, rows, w, w64):
+        flat, inverse, counts = torch.unique_consecutive(ids, return_inverse=True, return_counts=True)
+        by_row, row_inverse, row_counts = torch.unique_consecutive(rows, return_inverse=True, return_counts=True, dim=0)
+        by_col = torch.unique_consecutive(rows, dim=1)
+        distinct_rows, distinct_inverse, distinct_counts = torch.unique(rows, dim=0, return_inverse=True,
+                                                                        return_counts=True)
+        plain = ids.flatten()
+        return (flat, inverse, counts, by_row, row_inverse, row_counts, by_col, distinct_rows, distinct_inverse,
+                distinct_counts, torch.bincount(plain), torch.bincount(plain, minlength=20),
+                torch.bincount(plain, weights=w), torch.bincount(plain, weights=w64),
+                torch.bincount(plain, weights=plain))
+
+
+class Quantiles(nn.Module):
+    """quantile and nanquantile: tensor and float q, over all elements and a
+    dim, keepdim, every interpolation; NaN in a line, a line all NaN."""
+    def forward(self, x, q, holes):
+        out = [x.quantile(q), x.quantile(0.3, dim=1), x.quantile(q, dim=0, keepdim=True)]
+        for how in ("linear", "lower", "higher", "midpoint", "nearest"):
+            out.append(x.quantile(q, dim=-1, interpolation=how))
+            out.append(holes.nanquantile(q, dim=1, interpolation=how))
+        out += [holes.quantile(0.5, dim=1), holes.nanquantile(0.25), holes.nanquantile(q, keepdim=True)]
+        return tuple(out)
+
+
 def R(*s):
     return torch.randn(*s)
+
+
+def ties(*s, high=3):
+    """Values drawn from a few integers, as float, one in nine NaN."""
+    x = torch.randint(0, high, s).float()
+    x[torch.rand(s) < 1 / 9] = float("nan")
+    return x
+
+
+def nan_rows():
+    x = R(4, 9)
+    x[0, 3] = x[1, 0] = x[1, 5] = float("nan")
+    x[2] = float("nan")
+    return x
 
 
 def models():
     ids = torch.tensor([[3, 7, 0, 12], [9, 2, 5, 0]])
     ids2 = torch.tensor([[1, 14, 6, 0], [4, 0, 0, 0]])
+    def counting_inputs():
+        ids = torch.randint(0, 4, (3, 12)).sort(dim=-1).values
+        rows = torch.tensor([[1, 1, 0, 0, 2], [1, 1, 0, 0, 2], [0, 0, 3, 3, 1], [1, 1, 0, 0, 2], [0, 0, 3, 3, 1]])
+        return ids, rows[torch.randperm(5)], torch.rand(36), torch.rand(36, dtype=torch.float64)
+
+    def ordering_inputs():
+        return ties(3, 70), torch.randint(0, 4, (24, 5))
+
+    def quantile_inputs():
+        return R(5, 8), torch.tensor([0.0, 0.1, 0.25, 0.5, 0.625, 0.9, 1.0]), nan_rows()
+
     return {
+        "order_ties": lambda: (
+            OrderTies(), ordering_inputs(), {}, None,
+            [("example", ordering_inputs(), {}), ("other_ties", ordering_inputs(), {})],
+            (0, 0), "sort / argsort / topk / mode index order among ties and NaNs, as torch's CPU kernels leave it"),
+        "counting_ops": lambda: (
+            CountingOps(), counting_inputs(), {}, None,
+            [("example", counting_inputs(), {}), ("other_values", counting_inputs(), {})],
+            (1e-6, 1e-6), "unique_consecutive (flat, dim 0, dim 1), unique(dim=0), bincount (minlength, weights)"),
+        "quantiles": lambda: (
+            Quantiles(), quantile_inputs(), {}, None,
+            [("example", quantile_inputs(), {}), ("other_values", quantile_inputs(), {})],
+            (1e-6, 1e-6), "quantile / nanquantile: tensor and float q, dims, keepdim, all five interpolations, NaN lines"),
         "bitwise_operators": lambda: (
             BitwiseOperators(), (R(2, 4, 4), ids, 1), {}, None,
             [("example", (R(2, 4, 4), ids, 1), {}), ("other_ids", (R(2, 4, 4), ids2, 1), {})],

@@ -10,9 +10,9 @@
 //   median reports a line's first NaN when it holds one.
 // - kthvalue runs the median-of-three quickselect (Sedgewick's partition)
 //   that ATen runs, with NaN above every number.
-// - mode sorts (value, position) pairs by value with std::sort, as ATen
-//   does, and reports the last pair of the longest run (the smallest value
-//   among equally long runs).
+// - mode sorts (value, position) pairs by value with libstdc++'s std::sort
+//   (ops/reduction/gnu_order.h), as ATen does, and reports the last pair of
+//   the longest run (the smallest value among equally long runs).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -20,6 +20,7 @@
 #include "ops/elementwise.h"
 #include "ops/op_compose.h"
 #include "ops/reduction/common.h"
+#include "ops/reduction/gnu_order.h"
 #include "ops/reduction/reduction.h"
 
 namespace pt2web {
@@ -192,7 +193,7 @@ void mode_op(OpCall& c) {
     using M = typename std::decay_t<decltype(line.values)>::value_type;
     std::vector<std::pair<M, int64_t>> pairs;
     for (int64_t i = 0; i < line.len(); ++i) pairs.emplace_back(line.values[i], i);
-    std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    gnu_order::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     int64_t best = 0, best_count = 0, run = 0;
     for (int64_t i = 0; i < line.len(); ++i) {
       ++run;

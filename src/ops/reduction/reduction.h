@@ -1,4 +1,4 @@
-// The reduction operator folder: Reductions over dims (sum, mean, prod, any/all, min/max, statistics), scans, sorting and top-k, softmax.
+// The reduction operator folder: Reductions over dims (sum, mean, prod, any/all, min/max, statistics), scans, sorting and top-k, softmax, counting and quantiles.
 // Each file registers its operators with one function declared here;
 // register.cpp calls them all from register_reduction_ops (ops/families.h).
 #pragma once
@@ -20,5 +20,7 @@ void register_order_stats_ops(OpTable& t);  // order_stats.cpp
 void register_searchsorted_ops(OpTable& t);  // searchsorted.cpp
 void register_segment_reduce_ops(OpTable& t);  // segment_reduce.cpp
 void register_unique_ops(OpTable& t);  // unique.cpp
+void register_bincount_ops(OpTable& t);  // bincount.cpp
+void register_quantile_ops(OpTable& t);  // quantile.cpp
 
 }  // namespace pt2web

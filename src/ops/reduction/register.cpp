@@ -4,11 +4,13 @@
 namespace pt2web {
 
 void register_reduction_ops(OpTable& t) {
+  register_bincount_ops(t);
   register_composite_reduction_ops(t);
   register_difference_ops(t);
   register_histogram_ops(t);
   register_minmax_ops(t);
   register_order_stats_ops(t);
+  register_quantile_ops(t);
   register_reduce_ops(t);
   register_scan_ops(t);
   register_searchsorted_ops(t);

@@ -153,3 +153,57 @@ TEST_CASE("nanmean, dist, renorm and max.other", "[composite_reductions]") {
   check_values(call1("aten::max.other", {tv(make({2}, {1, kNaN})), tv(make({2}, {2, 0}))}), {2}, {2, kNaN});
   check_values(call1("aten::min.other", {tv(make({2}, {1, 5})), tv(make({2}, {2, 0}))}), {2}, {1, 0});
 }
+
+TEST_CASE("unique_consecutive collapses runs, flat or over a dim", "[unique]") {
+  auto flat = call("aten::unique_consecutive", {tv(make_i64({2, 3}, {1, 1, 2, 2, 1, 1})), bv(true), bv(true)});
+  check_values(flat[0].tensor, {3}, {1, 2, 1});
+  check_values(flat[1].tensor, {2, 3}, {0, 0, 1, 1, 2, 2});
+  check_values(flat[2].tensor, {3}, {2, 2, 2});
+  // Not asked for: empty inverse and counts. NaNs never equal each other.
+  auto nans = call("aten::unique_consecutive", {tv(make({3}, {kNaN, kNaN, 1}))});
+  check_values(nans[0].tensor, {3}, {kNaN, kNaN, 1});
+  CHECK(nans[1].tensor.numel() == 0);
+  CHECK(nans[2].tensor.numel() == 0);
+  auto rows = call("aten::unique_consecutive", {tv(make_i64({3, 2}, {1, 2, 1, 2, 0, 2})), bv(false), bv(false), iv(0)});
+  check_values(rows[0].tensor, {2, 2}, {1, 2, 0, 2});
+  check_values(rows[1].tensor, {3}, {0, 0, 1});
+  check_values(rows[2].tensor, {2}, {2, 1});
+  // unique_dim sorts the slices first; columns [1, 1] and [2, 2] of a 2x3.
+  auto cols = call("aten::unique_dim", {tv(make_i64({2, 3}, {2, 1, 2, 2, 1, 2})), iv(1)});
+  check_values(cols[0].tensor, {2, 2}, {1, 2, 1, 2});
+  check_values(cols[1].tensor, {3}, {1, 0, 1});
+  CHECK(error_code_of("aten::unique_dim", {tv(make_i64({0, 0}, {})), iv(0)}) == ErrorCode::BadInput);
+}
+
+TEST_CASE("bincount counts or sums weights, with ATen's dtypes and checks", "[bincount]") {
+  Tensor x = make_i64({5}, {0, 3, 3, 1, 3});
+  Tensor counts = call1("aten::bincount", {tv(x)});
+  CHECK(counts.dtype() == DType::Int64);
+  check_values(counts, {4}, {1, 1, 0, 3});
+  check_values(call1("aten::bincount", {tv(x), none(), iv(6)}), {6}, {1, 1, 0, 3, 0, 0});
+  Tensor summed = call1("aten::bincount", {tv(x), tv(make({5}, {0.5, 1, 1, 2, 3}))});
+  CHECK(summed.dtype() == DType::Float32);
+  check_values(summed, {4}, {0.5, 2, 0, 5});
+  CHECK(call1("aten::bincount", {tv(x), tv(x)}).dtype() == DType::Float64);  // integer weights sum in float64
+  check_values(call1("aten::bincount", {tv(make_i64({0}, {})), none(), iv(2)}), {2}, {0, 0});
+  CHECK(error_code_of("aten::bincount", {tv(make_i64({2}, {1, -1}))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::bincount", {tv(make_i64({1, 2}, {1, 1}))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::bincount", {tv(make({2}, {1, 1}))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::bincount", {tv(x), tv(make({2}, {1, 1}))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::bincount", {tv(x), none(), iv(-1)}) == ErrorCode::BadInput);
+}
+
+TEST_CASE("quantile interpolates between sorted neighbours; nanquantile skips NaN", "[quantile]") {
+  Tensor x = make({2, 4}, {4, 1, 3, 2, 1, kNaN, 2, 6});
+  check_values(call1("aten::quantile.scalar", {tv(x), dv(0.5), iv(1)}), {2}, {2.5, kNaN});
+  check_values(call1("aten::nanquantile.scalar", {tv(x), dv(0.5), iv(1)}), {2}, {2.5, 2});
+  check_values(call1("aten::nanquantile.scalar", {tv(x), dv(0.5), iv(1), bv(true), sv("lower")}), {2, 1}, {2, 2});
+  check_values(call1("aten::nanquantile.scalar", {tv(x), dv(0.75), iv(1), bv(false), sv("higher")}), {2}, {4, 6});
+  Tensor q = make({2}, {0, 1});
+  check_values(call1("aten::nanquantile", {tv(x), tv(q)}), {2}, {1, 6});  // every element
+  CHECK(error_code_of("aten::quantile.scalar", {tv(x), dv(1.5)}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::quantile", {tv(x), tv(make({1}, {-0.1}))}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::quantile.scalar", {tv(make_i64({2}, {1, 2})), dv(0.5)}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::quantile.scalar", {tv(x), dv(0.5), none(), bv(false), sv("cubic")}) == ErrorCode::BadInput);
+  CHECK(error_code_of("aten::quantile.scalar", {tv(make({0}, {})), dv(0.5)}) == ErrorCode::BadInput);
+}
