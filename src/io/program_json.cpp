@@ -510,6 +510,8 @@ class Parser {
         if (it.value().contains("max_val")) rc.max_val = parse_bound(it.value()["max_val"]);
         ep.range_constraints[it.key()] = rc;
       }
+    if (root.contains("guards_code") && root["guards_code"].is_array())
+      for (const auto& code : root["guards_code"]) ep.guards.push_back(parse_guard(code.get<std::string>()));
     if (root.contains("schema_version")) {
       const json& v = root["schema_version"];
       if (v.is_number_integer()) {

@@ -265,6 +265,8 @@ std::string write_program_json(const ExportedProgram& program) {
                     {"max_val", r.max_val ? json(*r.max_val) : json(kInf)}};
   json opset = json::object();
   for (const auto& [name, v] : program.opset_version) opset[name] = v;
+  json guards = json::array();
+  for (const auto& g : program.guards) guards.push_back(g.code);
   json root = {
       {"graph_module",
        {{"graph", graph_json(program.graph)},
@@ -273,6 +275,7 @@ std::string write_program_json(const ExportedProgram& program) {
         {"metadata", json::object()}}},
       {"opset_version", opset},
       {"range_constraints", ranges},
+      {"guards_code", guards},
       {"schema_version", {{"major", 8}, {"minor", 2}}},
       {"verifiers", json::array({program.dialect.empty() ? "ATEN" : program.dialect})},
       {"torch_version", program.torch_version}};

@@ -1,7 +1,7 @@
 // ExportedProgram: everything a .pt2 holds for one program, mirroring
 // torch.export.ExportedProgram: graph, graph signature, state dict,
-// constants, range constraints, module call graph (with in/out pytree specs),
-// example inputs, dialect and schema version.
+// constants, range constraints, guards (torch 2.14's guards_code), module call
+// graph (with in/out pytree specs), example inputs, dialect and schema version.
 //
 // Ownership: tensors in state_dict/constants may borrow the archive bytes;
 // their storages keep those bytes alive.
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "program/graph.h"
+#include "program/guard.h"
 #include "program/graph_signature.h"
 #include "program/py_value.h"
 #include "program/tree_spec.h"
@@ -54,6 +55,7 @@ struct ExportedProgram {
   std::map<std::string, PyValue> constants;  // lifted constants, non-persistent buffers
   std::vector<std::string> constants_order;
   std::map<std::string, RangeConstraint> range_constraints;
+  std::vector<Guard> guards;                 // input conditions beyond the ranges, checked on every call
   std::vector<ModuleCallEntry> module_call_graph;
   std::optional<PyValue> example_inputs;     // (args tuple, kwargs dict)
   // Why example_inputs is absent although the archive has them (for example,

@@ -153,6 +153,35 @@ std::string meta_shape_string(const TensorMeta& meta) {
   return s + "]";
 }
 
+// The source a guard names an input leaf by: "L" and torch's key path from
+// the forward's parameters ("*args[0]['a']" with forward(self, batch) is
+// L['batch']['a']; "**kwargs['mask']" is L['mask']).
+std::string guard_source(const std::string& leaf_path, const std::vector<std::string>& forward_arg_names) {
+  const std::string args = "*args[", kwargs = "**kwargs";
+  if (leaf_path.compare(0, args.size(), args) == 0) {
+    const size_t close = leaf_path.find(']', args.size());
+    const size_t index = std::stoul(leaf_path.substr(args.size(), close - args.size()));
+    const std::string name = index < forward_arg_names.size() ? forward_arg_names[index] : "args_" + std::to_string(index);
+    return "L['" + name + "']" + leaf_path.substr(close + 1);
+  }
+  if (leaf_path.compare(0, kwargs.size(), kwargs) == 0) return "L" + leaf_path.substr(kwargs.size());
+  return "L" + leaf_path;
+}
+
+// Every guard torch recorded must hold (torch's ep.module() asserts them).
+template <typename PathOf>
+void check_guards(const ExportedProgram& program, const ModuleCallSignature& call, const std::vector<PyValue>& leaves,
+                  PathOf& path_of) {
+  if (program.guards.empty()) return;
+  std::map<std::string, const PyValue*> by_source;
+  for (size_t i = 0; i < leaves.size(); ++i) by_source[guard_source(path_of(i), call.forward_arg_names)] = &leaves[i];
+  auto lookup = [&](const std::string& source) -> const PyValue* {
+    auto it = by_source.find(source);
+    return it == by_source.end() ? nullptr : it->second;
+  };
+  for (const Guard& guard : program.guards) check_guard(guard, lookup);
+}
+
 }  // namespace
 
 BoundInputs bind_user_inputs(const ExportedProgram& program, const PyValue& args, const PyValue& kwargs,
@@ -219,6 +248,7 @@ BoundInputs bind_user_inputs(const ExportedProgram& program, const PyValue& args
       sizes.bind([&] { return path() + ".shape[" + std::to_string(d) + "]"; }, meta.sizes[d], t.sizes()[d]);
   }
   sizes.finish();
+  check_guards(program, call, bound.leaves, path_of);
   return bound;
 }
 

@@ -3,7 +3,8 @@
 // before any computing starts: the pytree structure against in_spec (kwargs
 // reordered to the spec), tensor vs non-tensor, dtype, rank, static sizes,
 // symbolic sizes (ranges, the same symbol equal everywhere, derived sizes
-// such as 2*s0) and specialized constants.
+// such as 2*s0), specialized constants and the guards torch 2.14 records
+// (program/guard.h; "Guard failed: x.size()[0] % 2 == 0").
 //
 // Errors: Error(BadInput) with torch-style messages naming the input path,
 // e.g. "Expected input at *args[0].shape[1] to be equal to 16, but got 15".

@@ -130,6 +130,20 @@ class Quantiles(nn.Module):
         return tuple(out)
 
 
+class GuardedSizes(nn.Module):
+    """Branches on sizes that range constraints cannot express (a size's
+    parity, two sizes differing, one size at most twice another): torch 2.14
+    records them as guards_code, and ep.module() refuses inputs that break them."""
+    def forward(self, x, y, z):
+        if x.shape[0] % 2 == 0:
+            x = x * 2
+        if x.shape[0] != y.shape[0]:
+            out = x.sum() + y.sum()
+        else:
+            out = x.sum() - y.sum()
+        return out + z[: x.shape[0] * 2].sum()
+
+
 def R(*s):
     return torch.randn(*s)
 
@@ -162,7 +176,15 @@ def models():
     def quantile_inputs():
         return R(5, 8), torch.tensor([0.0, 0.1, 0.25, 0.5, 0.625, 0.9, 1.0]), nan_rows()
 
+    from torch.export import Dim
+    auto = {0: Dim.AUTO}
     return {
+        "guarded_sizes": lambda: (
+            GuardedSizes(), (R(4), R(5), R(9)), {}, {"x": auto, "y": auto, "z": auto},
+            [("example", (R(4), R(5), R(9)), {}), ("other_sizes", (R(6), R(3), R(12)), {}),
+             ("odd_x", (R(5), R(3), R(12)), {}, True), ("equal_sizes", (R(4), R(4), R(9)), {}, True),
+             ("short_z", (R(6), R(3), R(11)), {}, True)],
+            (1e-5, 1e-5), "guards_code: x.size()[0] even, x and y sizes different, 2 * x.size()[0] <= z.size()[0]"),
         "order_ties": lambda: (
             OrderTies(), ordering_inputs(), {}, None,
             [("example", ordering_inputs(), {}), ("other_ties", ordering_inputs(), {})],

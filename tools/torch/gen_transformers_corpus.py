@@ -125,6 +125,13 @@ def corpus():
                                                          relative_attention_num_buckets=8), text(), seq_dyn)
     add("canine", T.CanineConfig, T.CanineModel, dict(downsampling_rate=2, num_hash_buckets=64, num_hash_functions=2,
                                                       local_transformer_stride=4), text(seq=8, vocab=200), None)
+    add("roformer", T.RoFormerConfig, T.RoFormerModel, {"embedding_size": 32}, text(), seq_dyn)
+    add("nystromformer", T.NystromformerConfig, T.NystromformerModel, dict(num_landmarks=4, segment_means_seq_len=8,
+                                                                        conv_kernel_size=3), text(seq=8), None)
+    add("esm", T.EsmConfig, T.EsmModel, dict(vocab_size=33, pad_token_id=1, mask_token_id=32,
+                                             position_embedding_type="rotary"), text(vocab=33), seq_dyn)
+    add("megatron_bert", T.MegatronBertConfig, T.MegatronBertModel, {}, text(token_types=True), seq_dyn)
+    add("data2vec_text", T.Data2VecTextConfig, T.Data2VecTextModel, {"pad_token_id": 1}, text(), seq_dyn)
     # Encoder-decoders.
     add("bart", T.BartConfig, T.BartModel, dict(d_model=32, encoder_layers=2, decoder_layers=2,
                                                encoder_attention_heads=2, decoder_attention_heads=2,
@@ -138,6 +145,10 @@ def corpus():
                                                        encoder_ffn_dim=37, decoder_ffn_dim=37, use_cache=False,
                                                        decoder_start_token_id=0),
         seq2seq(), None, "seq2seq")
+    bart_like = dict(d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2,
+                     decoder_attention_heads=2, encoder_ffn_dim=37, decoder_ffn_dim=37, use_cache=False)
+    add("pegasus", T.PegasusConfig, T.PegasusModel, bart_like, seq2seq(), None, "seq2seq")
+    add("mbart", T.MBartConfig, T.MBartForConditionalGeneration, bart_like, seq2seq(), None, "seq2seq")
     # Decoders (full sequence).
     dec_dyn = {"input_ids": {1: ("seq", 2, 32)}, "attention_mask": {1: ("seq", 2, 32)}}
     lm = dict(use_cache=False, num_key_value_heads=1, tie_word_embeddings=False)
@@ -159,6 +170,19 @@ def corpus():
         "decoder")
     add("gptj", T.GPTJConfig, T.GPTJForCausalLM, dict(n_embd=32, n_layer=2, n_head=2, rotary_dim=8,
                                                        use_cache=False), text(), dec_dyn, "decoder")
+    add("falcon", T.FalconConfig, T.FalconForCausalLM, dict(use_cache=False, new_decoder_architecture=False,
+                                                             multi_query=True), text(), dec_dyn, "decoder")
+    add("stablelm", T.StableLmConfig, T.StableLmForCausalLM, dict(lm, partial_rotary_factor=0.5), text(), dec_dyn,
+        "decoder")
+    add("gpt_bigcode", T.GPTBigCodeConfig, T.GPTBigCodeForCausalLM, dict(n_embd=32, n_layer=2, n_head=2,
+                                                                          multi_query=True, use_cache=False),
+        text(), dec_dyn, "decoder")
+    add("mixtral", T.MixtralConfig, T.MixtralForCausalLM, dict(lm, num_local_experts=4, num_experts_per_tok=2),
+        text(), dec_dyn, "decoder")
+    add("granite", T.GraniteConfig, T.GraniteForCausalLM, lm, text(), dec_dyn, "decoder")
+    add("starcoder2", T.Starcoder2Config, T.Starcoder2ForCausalLM, lm, text(), dec_dyn, "decoder")
+    add("phi", T.PhiConfig, T.PhiForCausalLM, dict(use_cache=False, partial_rotary_factor=0.5), text(), dec_dyn,
+        "decoder")
     # Vision.
     img = {"pixel_values": {0: ("batch", 1, 8)}}
     add("vit", T.ViTConfig, T.ViTForImageClassification, dict(VISION, num_labels=3), images(), img, "vision")
@@ -196,12 +220,23 @@ def corpus():
              reassemble_factors=[2, 1]), images(), None, "vision")
     add("convnextv2", T.ConvNextV2Config, T.ConvNextV2Model, dict(hidden_sizes=[8, 16], depths=[1, 1], num_stages=2), images(),
         img, "vision", bare=True)
+    add("swinv2", T.Swinv2Config, T.Swinv2Model, dict(image_size=32, patch_size=4, embed_dim=16, depths=[1, 1],
+                                                      num_heads=[2, 2], window_size=4), images(), img, "vision",
+        bare=True)
+    add("data2vec_vision", T.Data2VecVisionConfig, T.Data2VecVisionModel, dict(VISION, use_relative_position_bias=True),
+        images(), img, "vision")
+    add("vit_msn", T.ViTMSNConfig, T.ViTMSNForImageClassification, dict(VISION, num_labels=3), images(), img, "vision")
     # Audio.
     wav = dict(conv_dim=(16, 16), conv_stride=(5, 4), conv_kernel=(10, 8), num_conv_pos_embeddings=16,
                num_conv_pos_embedding_groups=2, do_stable_layer_norm=False, mask_time_prob=0.0)
     wav_dyn = {"input_values": {1: ("samples", 400, 4000)}}
     add("wav2vec2", T.Wav2Vec2Config, T.Wav2Vec2Model, wav, waveform(), wav_dyn, "audio")
     add("hubert", T.HubertConfig, T.HubertModel, wav, waveform(), wav_dyn, "audio")
+    add("data2vec_audio", T.Data2VecAudioConfig, T.Data2VecAudioModel, dict(wav, conv_pos_kernel_size=5,
+                                                                         num_conv_pos_embeddings=5),
+        waveform(), wav_dyn, "audio")
+    add("sew", T.SEWConfig, T.SEWModel, dict(wav, squeeze_factor=2), waveform(), None, "audio")
+    add("unispeech", T.UniSpeechConfig, T.UniSpeechModel, wav, waveform(), wav_dyn, "audio")
     add("wavlm", T.WavLMConfig, T.WavLMModel, dict(wav, num_buckets=8, max_bucket_distance=16), waveform(), None,
         "audio")
     add("whisper_encoder", T.WhisperConfig, T.WhisperForAudioClassification,
