@@ -1,4 +1,4 @@
-// The linalg operator folder: Matrix products (mm, bmm, addmm, linear, matmul, ...), einsum, and
+// The linalg operator folder: Matrix products (mm, bmm, addmm, linear, matmul, grouped mm, ...), einsum, and
 // linear algebra (factorizations, solvers, determinants; kernels in src/kernels/linalg).
 // Each file registers its operators with one function declared here;
 // register.cpp calls them all from register_linalg_ops (ops/families.h).
@@ -20,5 +20,6 @@ void register_ldl_ops(OpTable& t);  // ldl_ops.cpp
 void register_matrix_function_ops(OpTable& t);  // matrix_function_ops.cpp
 void register_eigen_svd_ops(OpTable& t);  // eigen_svd_ops.cpp
 void register_matrix_norm_ops(OpTable& t);  // matrix_norm_ops.cpp
+void register_grouped_mm_ops(OpTable& t);  // grouped_mm.cpp
 
 }  // namespace pt2web

@@ -16,6 +16,7 @@ void register_linalg_ops(OpTable& t) {
   register_matrix_function_ops(t);
   register_eigen_svd_ops(t);
   register_matrix_norm_ops(t);
+  register_grouped_mm_ops(t);
 }
 
 }  // namespace pt2web
