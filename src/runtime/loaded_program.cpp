@@ -5,6 +5,7 @@
 
 #include "io/pt2_writer.h"
 #include "kernels/parallel/thread_pool.h"
+#include "passes/lower_vmap.h"
 #include "runtime/input_mutation.h"
 #include "runtime/random_inputs.h"
 #include "util/error.h"
@@ -23,6 +24,10 @@ ExportedProgram load_verified(std::shared_ptr<const ByteSource> source, const st
   ExportedProgram program = load_pt2(std::move(source), label, layout, unread, model);
   StageTimer timer("verify");
   verify_program(program);
+  if (has_vmap_regions(program.graph)) {
+    lower_vmap_regions(program);
+    verify_program(program);
+  }
   return program;
 }
 
@@ -52,6 +57,7 @@ LoadedProgram::LoadedProgram(std::shared_ptr<const ByteSource> source, const std
 }
 
 LoadedProgram::LoadedProgram(ExportedProgram program) {
+  lower_vmap_regions(program);
   verify_program(program);
   mutates_inputs_ = pt2web::may_mutate_inputs(program);
   session_ = std::make_unique<Session>(std::move(program));

@@ -144,6 +144,20 @@ class GuardedSizes(nn.Module):
         return out + z[: x.shape[0] * 2].sum()
 
 
+class VmapRegions(nn.Module):
+    """torch.vmap as TRAINING IR keeps it (functorch's _add_batch_dim /
+    _remove_batch_dim markers around per-example operators): in_dims 0, 1 and
+    None, a captured tensor, a reduction per example, nested vmap. (out_dims
+    other than 0 are left out: torch 2.14's default, non-strict export of
+    them fails with "a fake tensor in the exported program constant's list".)"""
+    def forward(self, x, y, w, z):
+        per_row = torch.vmap(lambda r: (r * w).sum() + r.max())(x)
+        columns = torch.vmap(lambda c, v: (c * v).sum(), in_dims=(1, None))(y, w)
+        outer = torch.vmap(torch.outer, in_dims=(0, None))(x, w)
+        nested = torch.vmap(torch.vmap(lambda a: a.sin() * 2 + a.sum()))(z)
+        return per_row, columns, outer, nested
+
+
 def R(*s):
     return torch.randn(*s)
 
@@ -179,6 +193,11 @@ def models():
     from torch.export import Dim
     auto = {0: Dim.AUTO}
     return {
+        "vmap_regions": lambda: (
+            VmapRegions(), (R(3, 4), R(4, 5), R(4), R(3, 2, 4)), {}, None,
+            [("example", (R(3, 4), R(4, 5), R(4), R(3, 2, 4)), {}),
+             ("other_values", (R(3, 4), R(4, 5), R(4), R(3, 2, 4)), {})],
+            (1e-5, 1e-5), "torch.vmap in TRAINING IR: in_dims 0 / 1 / None, a captured input, nested vmap"),
         "guarded_sizes": lambda: (
             GuardedSizes(), (R(4), R(5), R(9)), {}, {"x": auto, "y": auto, "z": auto},
             [("example", (R(4), R(5), R(9)), {}), ("other_sizes", (R(6), R(3), R(12)), {}),
