@@ -187,6 +187,12 @@ export interface ProgramDescription {
   };
   /** The range of every symbolic size, by symbol ("s0"). */
   range_constraints: Record<string, Range>;
+  /**
+   * Conditions on the inputs beyond the ranges that torch 2.14 recorded (guards_code) and every call
+   * must meet, as torch's failure message prints them ("x.size()[0] % 2 == 0"); empty for most
+   * programs.
+   */
+  guards: string[];
   /** The inputs' TreeSpec as torch prints it. */
   in_spec: string;
   /** The outputs' TreeSpec as torch prints it. */

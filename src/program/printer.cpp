@@ -141,6 +141,10 @@ std::string print_program(const ExportedProgram& ep) {
     first = false;
   }
   out << "}\n";
+  if (!ep.guards.empty()) {
+    out << "\nGuards:\n";
+    for (const auto& g : ep.guards) out << "    " << guard_text(g) << "\n";
+  }
   return out.str();
 }
 

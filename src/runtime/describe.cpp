@@ -79,6 +79,13 @@ const char* symbolic_scalar_kind(const Argument& a) {
   }
 }
 
+// The guards torch recorded, as its failure message prints them.
+json guards_json(const ExportedProgram& program) {
+  json out = json::array();
+  for (const Guard& g : program.guards) out.push_back(guard_text(g));
+  return out;
+}
+
 // Adds the range of every symbol in `expr` to `ranges`.
 void add_ranges(const ExportedProgram& program, const SymExpr& expr, json& ranges) {
   for (const auto& symbol : expr.symbols()) {
@@ -273,6 +280,7 @@ nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLay
       {"signature", signature_json(program.signature)},
       {"state", state_json(program)},
       {"range_constraints", range_constraints_json(program)},
+      {"guards", guards_json(program)},
       {"in_spec", call.in_spec.to_string()},
       {"out_spec", call.out_spec.to_string()},
       {"operators", operators_json(program.graph)},

@@ -60,6 +60,7 @@ export function formatDescription(path, d) {
   out.push(section('inputs', table(d.inputs.map((i) => [i.path, i.name, formatValue(i), formatRanges(i.ranges)]))));
   out.push(section('outputs', table(d.outputs.map((o) => [`output${o.path}`, o.name || '(constant)', formatValue(o), o.loss ? 'loss' : '']))));
   out.push(section('range constraints', table(Object.entries(d.range_constraints).map(([s, r]) => [s, formatRange(r)]))));
+  if (d.guards.length) out.push(section('guards (every call must meet them)', table(d.guards.map((g) => [g]))));
   const s = d.state;
   out.push('state');
   out.push(table([
