@@ -85,17 +85,21 @@ Tensor expand_view(const Tensor& t, const std::vector<int64_t>& sizes) {
 
 Tensor slice_view(const Tensor& t, int64_t dim, std::optional<int64_t> start_opt, std::optional<int64_t> end_opt,
                   int64_t step) {
+  if (t.dim() == 0) fail(ErrorCode::BadInput, "slice() cannot be applied to a 0-dim tensor.");
   dim = wrap_dim(dim, t.dim());
   if (step <= 0) fail(ErrorCode::BadInput, "slice step must be positive");
   int64_t size = t.sizes()[dim];
   int64_t start = start_opt.value_or(0), end = end_opt.value_or(INT64_MAX);
-  if (start < 0) start += size;
-  if (end < 0) end += size;
+  if (start < 0) start = start < -size ? 0 : start + size;
+  if (end < 0) end = end < -size ? 0 : end + size;
   start = std::min(std::max<int64_t>(start, 0), size);
   end = std::min(std::max<int64_t>(end, start), size);
   Shape sizes = t.sizes(), strides = t.strides();
-  sizes[dim] = (end - start + step - 1) / step;
-  strides[dim] = t.strides()[dim] * step;
+  // Written so that no step, however large, overflows: (end - start) < 2^63.
+  sizes[dim] = end == start ? 0 : (end - start - 1) / step + 1;
+  // One element or none: the stride is never stepped over, so it stays.
+  if (sizes[dim] > 1 && __builtin_mul_overflow(t.strides()[dim], step, &strides[dim]))
+    fail(ErrorCode::BadInput, "slice step ", step, " times stride ", t.strides()[dim], " does not fit int64");
   return t.as_strided(sizes, strides, t.storage_offset() + start * t.strides()[dim]);
 }
 

@@ -1,7 +1,10 @@
 #include "tensor/storage_size.h"
 
+#include <atomic>
 #include <limits>
 #include <string>
+
+#include "tensor/storage_limit.h"
 
 #include "util/error.h"
 
@@ -27,7 +30,12 @@ std::string byte_count(uint64_t count, uint64_t item) {
        "-bit platform can address");
 }
 
+std::atomic<size_t> byte_limit{0};
+
 }  // namespace
+
+void set_storage_byte_limit(size_t bytes) { byte_limit.store(bytes); }
+size_t storage_byte_limit() { return byte_limit.load(); }
 
 size_t storage_alignment(size_t nbytes) { return nbytes >= 1024 ? kMaxStorageAlignment : 16; }
 
@@ -43,7 +51,12 @@ size_t storage_bytes(int64_t elements, DType dtype) {
   if (static_cast<uint64_t>(elements) > kLargestStorage / item)
     too_big(byte_count(static_cast<uint64_t>(elements), item) + " bytes",
             std::to_string(elements) + " elements of " + dtype_name(dtype));
-  return static_cast<size_t>(elements) * item;
+  const size_t bytes = static_cast<size_t>(elements) * item;
+  const size_t limit = byte_limit.load();
+  if (limit != 0 && bytes > limit)
+    fail(ErrorCode::OutOfMemory, "out of memory: ", elements, " elements of ", dtype_name(dtype), " need ", bytes,
+         " bytes, more than the limit of ", limit, " bytes per tensor");
+  return bytes;
 }
 
 size_t checked_byte_sum(size_t a, size_t b, const char* what) {

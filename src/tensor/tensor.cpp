@@ -183,7 +183,12 @@ namespace {
 
 // Offset (in elements, from the first element) of the flat_index-th element
 // in row-major order of the logical shape.
+// Where element `flat_index` (row-major) lives; Error(BadInput) past the end,
+// so reading a value out of an empty tensor is refused, never a division by zero.
 int64_t element_offset(const Shape& sizes, const Shape& strides, int64_t flat_index) {
+  const int64_t numel = shape_numel(sizes);
+  if (flat_index < 0 || flat_index >= numel)
+    fail(ErrorCode::BadInput, "a tensor of ", numel, " elements ", shape_to_string(sizes), " has no element ", flat_index);
   int64_t offset = 0, rest = flat_index;
   for (size_t i = sizes.size(); i-- > 0;) {
     offset += (rest % sizes[i]) * strides[i];

@@ -15,12 +15,16 @@ namespace pt2web {
 namespace special {
 
 // Runs the recurrence next = step(k, p, q) from p = P_0, q = P_1 up to degree n >= 2.
+// Once a value is NaN every later one is (each step is linear in p and q), so
+// the loop stops there: a huge degree whose values overflow ends in a few
+// hundred steps with the NaN the full loop would give.
 template <typename T, typename Step>
 T three_term_recurrence(int64_t n, T p, T q, Step step) {
   for (int64_t k = 1; k < n; ++k) {
     const T next = step(k, p, q);
     p = q;
     q = next;
+    if (q != q) return q;
   }
   return q;
 }

@@ -86,7 +86,11 @@ void assert_scalar_op(OpCall& c) {
     fail(ErrorCode::BadInput, "runtime assertion failed: ", c.optional_string(1).value_or("(no message)"));
 }
 void assert_async_msg_op(OpCall& c) {
-  if (c.tensor(0).item_as_double() == 0.0)
+  const Tensor& condition = c.tensor(0);
+  if (condition.numel() != 1)
+    fail(ErrorCode::BadInput, c.where(), "Boolean value of Tensor with ",
+         condition.numel() == 0 ? "no values" : "more than one value", " is ambiguous");
+  if (condition.item_as_double() == 0.0)
     fail(ErrorCode::BadInput, "runtime assertion failed: ", c.string_arg(1));
 }
 void constrain_range_op(OpCall& c) {

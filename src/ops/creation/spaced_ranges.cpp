@@ -5,6 +5,8 @@
 // the others do not matter on this CPU-only runtime.
 #include <cmath>
 
+#include <algorithm>
+
 #include "ops/elementwise.h"
 #include "ops/creation/creation.h"
 #include "ops/op_compose.h"
@@ -83,17 +85,31 @@ void triangle_indices_op(OpCall& c) {
   const DType dtype = c.optional_dtype(3).value_or(DType::Int64);
   if (dtype != DType::Int64 && dtype != DType::Int32)
     elementwise::fail_not_implemented_for(c, Lower ? "tril_indices" : "triu_indices", dtype);
-  std::vector<int64_t> r, k;
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      if (Lower ? j - i <= offset : j - i >= offset) {
-        r.push_back(i);
-        k.push_back(j);
-      }
-  const int64_t n = static_cast<int64_t>(r.size());
-  Tensor out = Tensor::empty(DType::Int64, {2, n});
-  std::copy(r.begin(), r.end(), out.data<int64_t>());
-  std::copy(k.begin(), k.end(), out.data<int64_t>() + n);
+  // Row i holds columns [first, last): j - i <= offset (lower) or >= offset (upper).
+  // (The count is summed row by row, so rows are capped where that stays fast.)
+  if (rows > (int64_t(1) << 26))
+    fail(ErrorCode::Unsupported, c.where(), "more than 2^26 rows (", rows, ")");
+  auto columns = [&](int64_t i) -> std::pair<int64_t, int64_t> {
+    const long double edge = static_cast<long double>(i) + static_cast<long double>(offset);
+    auto clamp = [&](long double v) { return static_cast<int64_t>(std::min<long double>(std::max<long double>(v, 0), cols)); };
+    return Lower ? std::make_pair(int64_t(0), clamp(edge + 1)) : std::make_pair(clamp(edge), cols);
+  };
+  int64_t n = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    const auto [first, last] = columns(i);
+    if (last > first && __builtin_add_overflow(n, last - first, &n))
+      fail(ErrorCode::BadInput, c.where(), "more than 2^63 indices");
+  }
+  Tensor out = Tensor::empty(DType::Int64, {2, n});  // the size is checked here, before filling
+  int64_t* row_out = out.data<int64_t>();
+  int64_t* col_out = row_out + n;
+  for (int64_t i = 0; i < rows; ++i) {
+    const auto [first, last] = columns(i);
+    for (int64_t j = first; j < last; ++j) {
+      *row_out++ = i;
+      *col_out++ = j;
+    }
+  }
   c.push(out.to(dtype));
 }
 

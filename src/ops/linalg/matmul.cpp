@@ -206,12 +206,17 @@ void mm_op(OpCall& c) {
   c.push(matmul_2d(a, b));
 }
 
-void bmm_op(OpCall& c) {
-  const Tensor& a = c.tensor(0);
-  const Tensor& b = c.tensor(1);
+// bmm's and baddbmm's operands: 3-D, the same batch size.
+void check_batches(const OpCall& c, const Tensor& a, const Tensor& b) {
   if (a.dim() != 3 || b.dim() != 3 || a.size(0) != b.size(0))
     fail(ErrorCode::BadInput, c.where(), "expected 3-D tensors with equal batch sizes, got ",
          shape_to_string(a.sizes()), " and ", shape_to_string(b.sizes()));
+}
+
+void bmm_op(OpCall& c) {
+  const Tensor& a = c.tensor(0);
+  const Tensor& b = c.tensor(1);
+  check_batches(c, a, b);
   check_same_dtype(a, b, "self and mat2");
   c.push(batched_matmul(a, b));
 }
@@ -261,6 +266,7 @@ void addmm_op(OpCall& c) {
 }
 
 void baddbmm_op(OpCall& c) {
+  check_batches(c, c.tensor(1), c.tensor(2));
   check_same_dtype(c.tensor(1), c.tensor(2), "batch1 and batch2");
   c.push(scale_and_add(batched_matmul(c.tensor(1), c.tensor(2)), c.tensor(0), c.scalar(3), c.scalar(4)));
 }

@@ -13,6 +13,7 @@
 #include "kernels/math/normal_functions.h"
 #include "ops/pointwise/floating_maps.h"
 #include "ops/pointwise/pointwise.h"
+#include "tensor/storage_size.h"
 
 namespace pt2web {
 
@@ -90,6 +91,11 @@ template <bool InPlace>
 void mvlgamma_op(OpCall& c) {
   const int64_t p = c.int_arg(1);
   if (p < 1) fail(ErrorCode::BadInput, c.where(), "p has to be greater than or equal to 1");
+  // ATen builds the p terms as a tensor, [*self.shape, p]; the same size limit applies.
+  int64_t terms = 0;
+  if (__builtin_mul_overflow(c.tensor(0).numel(), p, &terms))
+    fail(ErrorCode::OutOfMemory, c.where(), "out of memory: ", p, " terms for each of ", c.tensor(0).numel(), " elements");
+  storage_bytes(terms, c.tensor(0).dtype());
   const double constant = static_cast<double>(p) * static_cast<double>(p - 1) / 4.0 * std::log(special::kPi<double>);
   Tensor out = map_floating(c, operand(c.tensor(0)), [p, constant](auto x) {
     using M = decltype(x);

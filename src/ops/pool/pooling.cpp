@@ -15,6 +15,7 @@
 #include "kernels/pool/max_pool2d.h"
 #include "ops/pool/pool.h"
 #include "ops/op_utils.h"
+#include "tensor/storage_size.h"
 
 namespace pt2web {
 
@@ -385,6 +386,13 @@ Windows adaptive_geometry(const OpCall& c, const Tensor& input, int64_t rank, st
       fail(ErrorCode::BadInput, c.where(), op_label(c),
            "(): Expected input to have non-zero size for non-batch dimensions, but input has sizes ",
            shape_to_string(input.sizes()), " with dimension ", d, " being empty");
+  // The result, and each dim's window table, must fit before either is built.
+  Shape result = input.sizes();
+  for (int64_t i = 0; i < rank; ++i) {
+    result[static_cast<size_t>(dim - rank + i)] = out[static_cast<size_t>(i)];
+    storage_bytes(out[static_cast<size_t>(i)], DType::Int64);
+  }
+  storage_bytes(shape_numel(result), input.dtype());
   const Dims3 isz = input_dims3(input, rank), o = to_dims3(out, 1);
   Windows win;
   for (int i = 0; i < 3; ++i) win[i] = adaptive_windows(isz[i], o[i]);

@@ -312,6 +312,12 @@ void check_shuffle_input(const OpCall& c, const Tensor& self, int64_t factor, co
     fail(ErrorCode::BadInput, c.where(), op, " expects input to have at least 3 dimensions, but got input with ",
          self.dim(), " dimension(s)");
   if (factor <= 0) fail(ErrorCode::BadInput, c.where(), op, " expects a positive ", factor_name, ", but got ", factor);
+  // Every size the shuffle computes (factor^2 times a size) must fit int64.
+  int64_t square = 0, biggest = 0;
+  for (int64_t s : self.sizes()) biggest = std::max(biggest, s);
+  if (__builtin_mul_overflow(factor, factor, &square) || __builtin_mul_overflow(square, std::max<int64_t>(biggest, 1), &square))
+    fail(ErrorCode::BadInput, c.where(), op, ": ", factor_name, " ", factor, " makes sizes past 2^63 for input ",
+         shape_to_string(self.sizes()));
 }
 
 // pixel_shuffle: [*, C*r*r, H, W] -> [*, C, H*r, W*r] with

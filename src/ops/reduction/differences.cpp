@@ -229,11 +229,18 @@ Tensor sum_dim(const Tensor& t, int64_t dim) {
   return run_op1("aten::sum.dim_IntList", {arg(t), arg(std::vector<int64_t>{dim})});
 }
 
+// The dim a trapezoid rule integrates along; a 0-d y has none (ATen's size(dim) refuses it).
+int64_t integration_dim(const OpCall& c, const Tensor& y, int64_t dim) {
+  if (y.dim() == 0)
+    fail(ErrorCode::BadInput, c.where(), "dimension specified as ", dim, " but tensor has no dimensions");
+  return wrap_dim(dim, y.dim(), c.where().c_str());
+}
+
 // trapezoid.x / trapz.x(y, x, *, dim) = sum(dx * (y[i] + y[i+1])) / 2
 void trapezoid_x_op(OpCall& c) {
   const Tensor& y = c.tensor(0);
   reject_bool(c, y);
-  const int64_t dim = wrap_dim(c.int_arg(2), y.dim());
+  const int64_t dim = integration_dim(c, y, c.int_arg(2));
   if (y.sizes()[dim] == 0) {
     c.push(zeros_without_dim(y, dim));
     return;
@@ -246,7 +253,7 @@ void trapezoid_x_op(OpCall& c) {
 void trapezoid_dx_op(OpCall& c) {
   const Tensor& y = c.tensor(0);
   reject_bool(c, y);
-  const int64_t dim = wrap_dim(c.int_arg(2), y.dim());
+  const int64_t dim = integration_dim(c, y, c.int_arg(2));
   if (y.sizes()[dim] == 0) {
     c.push(zeros_without_dim(y, dim));
     return;
@@ -263,7 +270,7 @@ Tensor cumulative_sum(const Tensor& t, int64_t dim) {
 void cumulative_trapezoid_x_op(OpCall& c) {
   const Tensor& y = c.tensor(0);
   reject_bool(c, y);
-  const int64_t dim = wrap_dim(c.int_arg(2), y.dim());
+  const int64_t dim = integration_dim(c, y, c.int_arg(2));
   Tensor dx = sample_steps(c, y, c.tensor(1), dim);
   c.push(cumulative_sum(mul(div(dx, Value::from_double(2.0)), pair_sums(y, dim)), dim));
 }
@@ -272,7 +279,7 @@ void cumulative_trapezoid_x_op(OpCall& c) {
 void cumulative_trapezoid_dx_op(OpCall& c) {
   const Tensor& y = c.tensor(0);
   reject_bool(c, y);
-  const int64_t dim = wrap_dim(c.int_arg(2), y.dim());
+  const int64_t dim = integration_dim(c, y, c.int_arg(2));
   const Value half_dx = Value::from_double(c.scalar(1).to_double() / 2.0);
   c.push(cumulative_sum(mul(pair_sums(y, dim), half_dx), dim));
 }

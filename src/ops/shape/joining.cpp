@@ -9,6 +9,7 @@
 #include "ops/shape_indexing.h"
 #include "ops/type_promotion.h"
 #include "ops/views.h"
+#include "tensor/storage_size.h"
 
 namespace pt2web {
 
@@ -162,6 +163,9 @@ void tensor_split_sections_op(OpCall& c) {
   if (x.dim() == 0)
     fail(ErrorCode::BadInput, c.where(), "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
   if (sections <= 0) fail(ErrorCode::BadInput, c.where(), "number of sections must be larger than 0, got ", sections);
+  // Every section is a tensor of its own; a count no memory could hold them in is refused.
+  if (sections > (int64_t(1) << 24))
+    fail(ErrorCode::OutOfMemory, c.where(), "out of memory: ", sections, " sections are more tensors than pt2web makes (2^24)");
   int64_t dim = wrap_dim(c.int_arg(2), x.dim());
   int64_t size = x.sizes()[dim];
   // The first size % sections pieces get one extra element.
@@ -229,15 +233,24 @@ void roll_op(OpCall& c) {
     Tensor flat = reshape(x, {-1});
     std::vector<std::vector<int64_t>> maps(1);
     int64_t n = flat.numel();
-    for (int64_t i = 0; i < n; ++i) maps[0].push_back(floor_mod(i - shifts[0], n));
+    const int64_t shift = n == 0 ? 0 : floor_mod(shifts[0], n);  // reduced first: no shift overflows
+    for (int64_t i = 0; i < n; ++i) maps[0].push_back(floor_mod(i - shift, n));
     c.push(reshape(gather_by_dim_maps(flat, maps), x.sizes()));
     return;
   }
   if (shifts.size() != dims.size())
     fail(ErrorCode::BadInput, c.where(), "shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", dims.size());
-  // Rolling the same dim twice adds the shifts.
+  if (x.dim() == 0) {  // a scalar rolls onto itself (its dims wrap as ATen wraps a scalar's)
+    for (int64_t d : dims) wrap_dim(d, 0, c.where().c_str());
+    c.push(x.clone());
+    return;
+  }
+  // Rolling the same dim twice adds the shifts (each reduced modulo the size first).
   std::vector<int64_t> total(x.dim(), 0);
-  for (size_t k = 0; k < dims.size(); ++k) total[wrap_dim(dims[k], x.dim())] += shifts[k];
+  for (size_t k = 0; k < dims.size(); ++k) {
+    const int64_t d = wrap_dim(dims[k], x.dim(), c.where().c_str()), n = x.sizes()[d];
+    if (n > 0) total[d] = floor_mod(total[d] + floor_mod(shifts[k], n), n);
+  }
   auto maps = identity_maps(x);
   for (int64_t d = 0; d < x.dim(); ++d) {
     int64_t n = x.sizes()[d];
@@ -260,6 +273,14 @@ Tensor repeat_tensor(const OpCall& c, const Tensor& x, const std::vector<int64_t
   sizes.insert(sizes.end(), x.sizes().begin(), x.sizes().end());
   strides.insert(strides.end(), x.strides().begin(), x.strides().end());
   Tensor padded = x.as_strided(sizes, strides, x.storage_offset());
+  // The result's size is checked (and an empty one returned) before any index map is built.
+  Shape out(sizes.size());
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (__builtin_mul_overflow(sizes[d], repeats[d], &out[d]))
+      fail(ErrorCode::BadInput, c.where(), "repeating ", shape_to_string(x.sizes()), " by ", shape_to_string(repeats),
+           " gives more than 2^63 elements");
+  if (shape_numel(out) == 0) return Tensor::empty(x.dtype(), out);
+  storage_bytes(shape_numel(out), x.dtype());
   std::vector<std::vector<int64_t>> maps(sizes.size());
   for (size_t d = 0; d < sizes.size(); ++d) {
     if (sizes[d] == 0) continue;  // an empty dim stays empty

@@ -10,6 +10,7 @@
 #include "ops/shape/shape.h"
 #include "ops/op_utils.h"
 #include "ops/shape_indexing.h"
+#include "tensor/storage_size.h"
 
 namespace pt2web {
 
@@ -51,7 +52,33 @@ int64_t source_position(PadMode mode, int64_t out, int64_t left, int64_t right, 
   return -1;
 }
 
-Tensor pad_by_mode(const Tensor& x, const std::vector<int64_t>& pad, PadMode mode, const Tensor& fill) {
+// size + left + right. Pads beyond +-2^62 are refused, so that no position
+// arithmetic on them (out - left, -left) can overflow int64.
+int64_t padded_size(const OpCall& c, int64_t size, int64_t left, int64_t right) {
+  constexpr int64_t kLargestPad = int64_t(1) << 62;
+  int64_t out = 0;
+  if (left > kLargestPad || left < -kLargestPad || right > kLargestPad || right < -kLargestPad ||
+      __builtin_add_overflow(size, left, &out) || __builtin_add_overflow(out, right, &out))
+    fail(ErrorCode::BadInput, c.where(), "padding (", left, ", ", right, ") of a dimension of size ", size,
+         " is past what a size can hold");
+  return out;
+}
+
+// The padded result's shape, its bytes checked before any index map is built.
+Shape padded_shape(const OpCall& c, const Tensor& x, const std::vector<int64_t>& pad) {
+  Shape out = x.sizes();
+  for (size_t k = 0; k < pad.size() / 2 && k < out.size(); ++k) {
+    const size_t d = out.size() - 1 - k;
+    out[d] = std::max<int64_t>(padded_size(c, out[d], pad[2 * k], pad[2 * k + 1]), 0);
+  }
+  storage_bytes(shape_numel(out), x.dtype());
+  return out;
+}
+
+Tensor pad_by_mode(const OpCall& c, const Tensor& x, const std::vector<int64_t>& pad, PadMode mode,
+                   const Tensor& fill) {
+  const Shape out = padded_shape(c, x, pad);
+  if (shape_numel(out) == 0) return Tensor::empty(x.dtype(), out);
   std::vector<std::vector<int64_t>> maps;
   for (int64_t s : x.sizes()) maps.push_back(identity_map(s));
   for (size_t k = 0; k < pad.size() / 2; ++k) {
@@ -72,12 +99,12 @@ Tensor constant_pad(const OpCall& c, const Tensor& x, const std::vector<int64_t>
          "input. Pad length is ", pad.size(), " while the input has ", x.dim(), " dimensions.");
   for (size_t k = 0; k < pad.size() / 2; ++k) {
     int64_t d = x.dim() - 1 - static_cast<int64_t>(k);
-    if (x.sizes()[d] + pad[2 * k] + pad[2 * k + 1] < 0)
+    if (padded_size(c, x.sizes()[d], pad[2 * k], pad[2 * k + 1]) < 0)
       fail(ErrorCode::BadInput, c.where(), "The input size ", x.sizes()[d], ", plus negative padding ", pad[2 * k],
            " and ", pad[2 * k + 1], " resulted in a negative output size, which is invalid. Check dimension ", d,
            " of your input.");
   }
-  return pad_by_mode(x, pad, PadMode::Constant, checked_scalar_tensor(value, x.dtype(), c.where()));
+  return pad_by_mode(c, x, pad, PadMode::Constant, checked_scalar_tensor(value, x.dtype(), c.where()));
 }
 
 // reflection/replication/circular padding of the last `n` dims of an
@@ -99,19 +126,20 @@ Tensor edge_pad(const OpCall& c, const Tensor& x, const std::vector<int64_t>& pa
   for (int64_t k = 0; k < n; ++k) {
     int64_t d = x.dim() - 1 - k;
     int64_t size = x.sizes()[d], left = pad[2 * k], right = pad[2 * k + 1];
+    const int64_t padded = padded_size(c, size, left, right);
     if (mode == PadMode::Reflect && (left >= size || right >= size))
       fail(ErrorCode::BadInput, c.where(), "Padding size should be less than the corresponding input dimension, but "
            "got: padding (", left, ", ", right, ") at dimension ", d, " of input ", shape_to_string(x.sizes()));
     int64_t kept = size - std::max<int64_t>(-left, 0) - std::max<int64_t>(-right, 0);
     if (mode == PadMode::Circular && (left > size || right > size || (kept <= 0 && (left > 0 || right > 0))))
       fail(ErrorCode::BadInput, c.where(), "Padding value causes wrapping around more than once.");
-    if (mode == PadMode::Circular && size + left + right < 0)
+    if (mode == PadMode::Circular && padded < 0)
       fail(ErrorCode::BadInput, c.where(), "Negative padding value is resulting in an empty dimension");
-    if (mode != PadMode::Circular && size + left + right < 1)
+    if (mode != PadMode::Circular && padded < 1)
       fail(ErrorCode::BadInput, c.where(), "input (", shape_to_string(x.sizes()), ") is too small. Calculated output ",
-           "size at dimension ", d, ": ", size + left + right);
+           "size at dimension ", d, ": ", padded);
   }
-  return pad_by_mode(x, pad, mode, Tensor());
+  return pad_by_mode(c, x, pad, mode, Tensor());
 }
 
 template <PadMode Mode>

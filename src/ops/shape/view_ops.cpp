@@ -58,6 +58,7 @@ void flatten_op(OpCall& c) {
 
 void unflatten_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
+  if (x.dim() == 0) fail(ErrorCode::BadInput, c.where(), "Cannot unflatten a 0-d tensor");
   int64_t dim = wrap_dim(c.int_arg(1), x.dim());
   auto sizes = c.int_list(2);
   Shape inner = infer_size(sizes, x.sizes()[dim]);
@@ -118,6 +119,13 @@ Tensor movedim(const OpCall& c, const Tensor& x, const std::vector<int64_t>& src
          shape_to_string(src), " dims) should contain the same number of dims as destination (", shape_to_string(dst),
          " dims)");
   const int64_t rank = x.dim();
+  if (rank == 0) {  // a scalar's only dim (0 or -1) stays where it is, as in ATen
+    for (size_t k = 0; k < src.size(); ++k) {
+      wrap_dim(src[k], rank, c.where().c_str());
+      wrap_dim(dst[k], rank, c.where().c_str());
+    }
+    return x;
+  }
   std::vector<int64_t> perm(rank, -1);
   std::vector<bool> used(rank, false);
   for (size_t k = 0; k < src.size(); ++k) {

@@ -2,6 +2,7 @@
 // and the sample frequencies fftfreq / rfftfreq.
 #include "ops/op_call.h"
 #include "ops/op_compose.h"
+#include "ops/op_utils.h"
 #include "ops/spectral/spectral.h"
 #include "tensor/dispatch.h"
 
@@ -25,8 +26,10 @@ void shift_op(OpCall& c) {
     return;
   }
   std::vector<int64_t> shifts;
-  for (int64_t d : dims) {
-    int64_t size = x.size(d);
+  for (int64_t& d : dims) {
+    if (x.dim() == 0) fail(ErrorCode::BadInput, c.where(), "dimension specified as ", d, " but tensor has no dimensions");
+    d = wrap_dim(d, x.dim(), c.where().c_str());
+    const int64_t size = x.sizes()[d];
     shifts.push_back(Inverse ? (size + 1) / 2 : size / 2);
   }
   c.push(run_op1("aten::roll.default", {arg(x), arg(shifts), arg(dims)}));

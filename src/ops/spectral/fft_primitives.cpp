@@ -121,7 +121,10 @@ namespace {
 
 // Each dim wrapped, order kept (the last one is the halved dim of r2c/c2r).
 std::vector<int64_t> wrap_each(std::vector<int64_t> dims, int64_t rank) {
-  for (int64_t& d : dims) d = wrap_dim(d, rank);
+  for (int64_t& d : dims) {
+    if (rank == 0) fail(ErrorCode::BadInput, "dimension specified as ", d, " but tensor has no dimensions");
+    d = wrap_dim(d, rank);
+  }
   return dims;
 }
 
