@@ -16,6 +16,7 @@ EMSCRIPTEN_BINDINGS(pt2web) {
       .function("exampleInputs", &ProgramBinding::example_inputs)
       .function("randomInputs", &ProgramBinding::random_inputs)
       .function("stateDict", &ProgramBinding::state_dict)
+      .function("buffers", &ProgramBinding::buffers)
       .function("resetState", &ProgramBinding::reset_state)
       .function("setRandomSeed", &ProgramBinding::set_random_seed)
       .function("toString", &ProgramBinding::printed)

@@ -115,18 +115,30 @@ val ProgramBinding::memory() const {
   });
 }
 
+namespace {
+
+// [[name, tensor], ...] for JavaScript.
+template <typename Entries>
+val named_tensors(const Entries& entries) {
+  val out = val::array();
+  size_t i = 0;
+  for (const auto& [name, tensor] : entries) {
+    val pair = val::array();
+    pair.set(0, name);
+    pair.set(1, tensor_to_js(tensor));
+    out.set(i++, pair);
+  }
+  return out;
+}
+
+}  // namespace
+
 val ProgramBinding::state_dict() const {
-  return guarded([&] {
-    val out = val::array();
-    size_t i = 0;
-    for (const auto& [name, tensor] : program().state_dict()) {
-      val pair = val::array();
-      pair.set(0, name);
-      pair.set(1, tensor_to_js(tensor));
-      out.set(i++, pair);
-    }
-    return out;
-  });
+  return guarded([&] { return named_tensors(program().state_dict()); });
+}
+
+val ProgramBinding::buffers() const {
+  return guarded([&] { return named_tensors(program().buffers()); });
 }
 
 val ProgramBinding::reset_state() {

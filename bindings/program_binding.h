@@ -37,6 +37,7 @@ class ProgramBinding {
   emscripten::val memory() const;
   // Result value: an array of [name, tensor] pairs in state-dict order.
   emscripten::val state_dict() const;
+  emscripten::val buffers() const;
   emscripten::val reset_state();
   // LoadedProgram::set_random_seed: restarts the random operators' stream
   // (rand, randn, dropout in training, ...); seed: a whole number from 0

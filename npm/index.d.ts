@@ -291,6 +291,12 @@ export class Program<InWorker extends boolean = false> {
    * order. Entries no node reads are read from the bytes given to load().
    */
   stateDict(): Settled<InWorker, Record<string, Tensor>>;
+  /**
+   * Every buffer (current values, copies) by name, as torch's named_buffers():
+   * non-persistent ones included (a static key/value cache), which
+   * stateDict() leaves out as torch's state_dict() does.
+   */
+  buffers(): Settled<InWorker, Record<string, Tensor>>;
   /** Restores every buffer to its value at load time. */
   resetState(): Settled<InWorker, void>;
   /**

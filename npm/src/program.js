@@ -184,6 +184,19 @@ export class Program {
   }
 
   /**
+   * Every buffer (current values) by name, as torch's named_buffers() of
+   * ep.module(): non-persistent ones included (a static key/value cache),
+   * which stateDict() leaves out as torch's state_dict() does.
+   * @returns {any}
+   */
+  buffers() {
+    return this.#invoke(
+      (host) => host.call('buffers'),
+      (pairs) => Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)])),
+    );
+  }
+
+  /**
    * ExportedProgram.run_decompositions(): a new Program holding this one
    * decomposed into Core ATen (dialect "ATEN"), with the same threads and in
    * the same place (a worker program's lives in the same worker); this

@@ -15,7 +15,7 @@ const finalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((native) => native.delete()) : null;
 
 // What call() may ask for: the binding's methods that read or change the program.
-const METHODS = new Set(['run', 'runProfiled', 'exampleInputs', 'randomInputs', 'stateDict', 'resetState', 'setRandomSeed', 'save']);
+const METHODS = new Set(['run', 'runProfiled', 'exampleInputs', 'randomInputs', 'stateDict', 'buffers', 'resetState', 'setRandomSeed', 'save']);
 
 export class ThreadHost {
   #native;

@@ -66,3 +66,31 @@ test('run(feeds) with a missing keyword names the expected keys', async () => {
     program.dispose();
   }
 });
+
+// torch records the cache's values after each step for the Core ATen program,
+// where the cache is buffers the graph writes; the TRAINING program writes it
+// in place and its cases hold the outputs only.
+test('a static-cache decode step keeps its cache in buffers(), as torch\'s named_buffers(), in both dialects', async () => {
+  for (const dialect of ['training', 'core']) {
+    const file = dialect === 'core' ? 'model.core.pt2' : 'model.pt2';
+    const program = await load(join(CORPUS, 'llama_decode', file));
+    try {
+      const { cases } = await readCases(join(CORPUS, 'llama_decode', dialect === 'core' ? 'cases.core.json' : 'cases.json'));
+      for (const testCase of cases) {
+        const { args, kwargs } = decodeCall(testCase);
+        const output = program.run(args, kwargs);
+        const state = program.buffers();
+        const pairs = [['output', output, testCase.expected]];
+        if (dialect === 'core') assert.ok(testCase.state_after, 'torch recorded the cache after each step');
+        for (const [name, want] of testCase.state_after?.dict ?? []) pairs.push([`state['${name}']`, state[name] ?? null, want]);
+        const result = compareAll(pairs, { rtol: testCase.rtol, atol: testCase.atol });
+        assert.ok(result.ok, `${dialect} ${testCase.name}: ${result.problem}`);
+      }
+      // stateDict() is torch's state_dict(): the non-persistent cache is not in it.
+      const persistent = Object.keys(program.stateDict());
+      assert.ok(Object.keys(program.buffers()).some((name) => !persistent.includes(name)));
+    } finally {
+      program.dispose();
+    }
+  }
+});

@@ -38,7 +38,8 @@ function runCase(program, testCase) {
   }
   const pairs = [['output', outputs, testCase.expected]];
   if (testCase.state_after) {
-    const state = program.stateDict();
+    // torch records named_buffers(): non-persistent buffers (a static cache) included.
+    const state = { ...program.buffers(), ...program.stateDict() };
     for (const [name, want] of testCase.state_after.dict) pairs.push([`state['${name}']`, state[name] ?? null, want]);
   }
   if (testCase.args_after) pairs.push(['args_after', args, testCase.args_after]);
