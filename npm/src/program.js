@@ -26,6 +26,9 @@ import { buffersOf } from './transfer.js';
 import { Tensor } from './tensor.js';
 import { callOf, fromNative } from './values.js';
 
+// [[name, raw tensor], ...] from a host, as {name: Tensor}.
+const namedTensors = (pairs) => Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)]));
+
 function runOptions(options) {
   if (options === null || typeof options !== 'object') throw new BadInputError('run(): options must be an object');
   const unknown = Object.keys(options).filter((key) => key !== 'transfer');
@@ -177,10 +180,7 @@ export class Program {
    * @returns {any}
    */
   stateDict() {
-    return this.#invoke(
-      (host) => host.call('stateDict'),
-      (pairs) => Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)])),
-    );
+    return this.#invoke((host) => host.call('stateDict'), namedTensors);
   }
 
   /**
@@ -190,10 +190,7 @@ export class Program {
    * @returns {any}
    */
   buffers() {
-    return this.#invoke(
-      (host) => host.call('buffers'),
-      (pairs) => Object.fromEntries(pairs.map(([name, raw]) => [name, Tensor.fromRaw(raw)])),
-    );
+    return this.#invoke((host) => host.call('buffers'), namedTensors);
   }
 
   /**

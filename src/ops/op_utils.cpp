@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ops/existing_dim.h"
+
 namespace pt2web {
 
 int64_t wrap_dim(int64_t dim, int64_t rank, const char* op) {
@@ -10,6 +12,11 @@ int64_t wrap_dim(int64_t dim, int64_t rank, const char* op) {
     fail(ErrorCode::BadInput, op, "Dimension out of range (expected to be in range of [", -r, ", ", r - 1,
          "], but got ", dim, ")");
   return dim < 0 ? dim + r : dim;
+}
+
+int64_t existing_dim(const Tensor& t, int64_t dim, const std::string& where) {
+  if (t.dim() == 0) fail(ErrorCode::BadInput, where, "dimension specified as ", dim, " but tensor has no dimensions");
+  return wrap_dim(dim, t.dim(), where.c_str());
 }
 
 std::vector<int64_t> wrap_dims(const std::vector<int64_t>& dims, int64_t rank, const char* op) {

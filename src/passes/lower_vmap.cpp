@@ -287,16 +287,16 @@ bool graph_has_markers(const Graph& graph) {
 
 }  // namespace
 
-bool has_vmap_regions(const Graph& graph) { return graph_has_markers(graph); }
-
-void lower_vmap_regions(ExportedProgram& program) {
-  if (!has_vmap_regions(program.graph)) return;
+bool lower_vmap_regions(ExportedProgram& program) {
+  if (!graph_has_markers(program.graph)) return false;
   std::set<std::string> taken;
   for (const auto& [name, meta] : program.graph.tensor_values) taken.insert(name);
   for (const auto& [name, value] : program.graph.sym_int_values) taken.insert(name);
   Lowering lowering(std::move(taken));
-  const Graph metadata = program.graph;
-  lowering.lower(program.graph, metadata);
+  // The graph is its own metadata source: lowering only adds entries to its
+  // maps (std::map keeps references to the others valid) and swaps the node list last.
+  lowering.lower(program.graph, program.graph);
+  return true;
 }
 
 }  // namespace pt2web

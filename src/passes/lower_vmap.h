@@ -25,9 +25,7 @@
 
 namespace pt2web {
 
-// True when the graph (or a subgraph) has vmap markers.
-bool has_vmap_regions(const Graph& graph);
-
-void lower_vmap_regions(ExportedProgram& program);
+// Lowers every region; true when the program had any (and so changed).
+bool lower_vmap_regions(ExportedProgram& program);
 
 }  // namespace pt2web

@@ -114,21 +114,16 @@ class Reader {
     ++pos_;
   }
 
-  Node disjunction() {
-    std::vector<Node> items{conjunction()};
-    while (at_word("or")) {
+  Node disjunction() { return joined(Kind::Or, "or", &Reader::conjunction); }
+  Node conjunction() { return joined(Kind::And, "and", &Reader::negation); }
+  // operand (word operand)*: one node for the whole chain.
+  Node joined(Kind kind, const char* word, Node (Reader::*operand)()) {
+    std::vector<Node> items{(this->*operand)()};
+    while (at_word(word)) {
       ++pos_;
-      items.push_back(conjunction());
+      items.push_back((this->*operand)());
     }
-    return items.size() == 1 ? items[0] : make(Kind::Or, "or", items);
-  }
-  Node conjunction() {
-    std::vector<Node> items{negation()};
-    while (at_word("and")) {
-      ++pos_;
-      items.push_back(negation());
-    }
-    return items.size() == 1 ? items[0] : make(Kind::And, "and", items);
+    return items.size() == 1 ? items[0] : make(kind, word, items);
   }
   Node negation() {
     if (at_word("not")) {

@@ -24,10 +24,7 @@ ExportedProgram load_verified(std::shared_ptr<const ByteSource> source, const st
   ExportedProgram program = load_pt2(std::move(source), label, layout, unread, model);
   StageTimer timer("verify");
   verify_program(program);
-  if (has_vmap_regions(program.graph)) {
-    lower_vmap_regions(program);
-    verify_program(program);
-  }
+  if (lower_vmap_regions(program)) verify_program(program);
   return program;
 }
 

@@ -3,6 +3,7 @@
 // diff (n-th forward difference, logical xor for bool), gradient (central
 // differences inside, one-sided at the edges, with uniform spacing or
 // sample coordinates), trapezoid / trapz and cumulative_trapezoid.
+#include "ops/existing_dim.h"
 #include "ops/op_compose.h"
 #include "ops/op_utils.h"
 #include "ops/reduction/reduction.h"
@@ -229,18 +230,11 @@ Tensor sum_dim(const Tensor& t, int64_t dim) {
   return run_op1("aten::sum.dim_IntList", {arg(t), arg(std::vector<int64_t>{dim})});
 }
 
-// The dim a trapezoid rule integrates along; a 0-d y has none (ATen's size(dim) refuses it).
-int64_t integration_dim(const OpCall& c, const Tensor& y, int64_t dim) {
-  if (y.dim() == 0)
-    fail(ErrorCode::BadInput, c.where(), "dimension specified as ", dim, " but tensor has no dimensions");
-  return wrap_dim(dim, y.dim(), c.where().c_str());
-}
-
 // trapezoid.x / trapz.x(y, x, *, dim) = sum(dx * (y[i] + y[i+1])) / 2
 void trapezoid_x_op(OpCall& c) {
   const Tensor& y = c.tensor(0);
   reject_bool(c, y);
-  const int64_t dim = integration_dim(c, y, c.int_arg(2));
+  const int64_t dim = existing_dim(y, c.int_arg(2), c.where());
   if (y.sizes()[dim] == 0) {
     c.push(zeros_without_dim(y, dim));
     return;
@@ -253,7 +247,7 @@ void trapezoid_x_op(OpCall& c) {
 void trapezoid_dx_op(OpCall& c) {
   const Tensor& y = c.tensor(0);
   reject_bool(c, y);
-  const int64_t dim = integration_dim(c, y, c.int_arg(2));
+  const int64_t dim = existing_dim(y, c.int_arg(2), c.where());
   if (y.sizes()[dim] == 0) {
     c.push(zeros_without_dim(y, dim));
     return;
@@ -270,7 +264,7 @@ Tensor cumulative_sum(const Tensor& t, int64_t dim) {
 void cumulative_trapezoid_x_op(OpCall& c) {
   const Tensor& y = c.tensor(0);
   reject_bool(c, y);
-  const int64_t dim = integration_dim(c, y, c.int_arg(2));
+  const int64_t dim = existing_dim(y, c.int_arg(2), c.where());
   Tensor dx = sample_steps(c, y, c.tensor(1), dim);
   c.push(cumulative_sum(mul(div(dx, Value::from_double(2.0)), pair_sums(y, dim)), dim));
 }
@@ -279,7 +273,7 @@ void cumulative_trapezoid_x_op(OpCall& c) {
 void cumulative_trapezoid_dx_op(OpCall& c) {
   const Tensor& y = c.tensor(0);
   reject_bool(c, y);
-  const int64_t dim = integration_dim(c, y, c.int_arg(2));
+  const int64_t dim = existing_dim(y, c.int_arg(2), c.where());
   const Value half_dx = Value::from_double(c.scalar(1).to_double() / 2.0);
   c.push(cumulative_sum(mul(pair_sums(y, dim), half_dx), dim));
 }

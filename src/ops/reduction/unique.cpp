@@ -28,80 +28,85 @@ namespace pt2web {
 
 namespace {
 
-void unique2_op(OpCall& c) {
-  const Tensor& self = c.tensor(0);
-  const bool want_inverse = c.bool_arg(2), want_counts = c.bool_arg(3);
-  const Tensor flat = self.contiguous();
-  const int64_t n = flat.numel();
+// Runs of equal neighbours in `order` (positions): each run's first
+// position, its length, and every position's run.
+struct Groups {
+  std::vector<int64_t> first, counts, inverse;
+};
+
+template <typename Same>
+Groups group_consecutive(const std::vector<int64_t>& order, Same same) {
+  Groups g;
+  g.inverse.resize(order.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    const int64_t i = order[k];
+    if (k == 0 || !same(g.first.back(), i)) {
+      g.first.push_back(i);
+      g.counts.push_back(0);
+    }
+    ++g.counts.back();
+    g.inverse[static_cast<size_t>(i)] = static_cast<int64_t>(g.first.size()) - 1;
+  }
+  return g;
+}
+
+std::vector<int64_t> positions(int64_t n) {
   std::vector<int64_t> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), int64_t(0));
-  std::vector<int64_t> inverse(static_cast<size_t>(n)), first_of_group, counts;
-  visit_dtype(self.dtype(), [&](auto tag) {
+  return order;
+}
+
+Tensor int64_tensor(const std::vector<int64_t>& values, const Shape& shape) {
+  Tensor t = Tensor::empty(DType::Int64, shape);
+  std::copy(values.begin(), values.end(), t.data<int64_t>());
+  return t;
+}
+
+// Pushes (each group's element of `flat`, inverse in `self`'s shape, counts),
+// inverse and counts empty unless asked for: _unique2's and unique_consecutive's results.
+void push_element_groups(OpCall& c, const Tensor& self, const Tensor& flat, const Groups& g, bool want_inverse,
+                         bool want_counts) {
+  const int64_t groups = static_cast<int64_t>(g.first.size());
+  Tensor output = Tensor::empty(self.dtype(), {groups});
+  visit_element_size(self.dtype(), [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    for (int64_t k = 0; k < groups; ++k) output.data<U>()[k] = flat.data<U>()[g.first[k]];
+  });
+  c.push(output);
+  c.push(want_inverse ? int64_tensor(g.inverse, self.sizes()) : Tensor::empty(DType::Int64, {0}));
+  c.push(want_counts ? int64_tensor(g.counts, {groups}) : Tensor::empty(DType::Int64, {0}));
+}
+
+// The grouping of the flattened tensor's elements, in `order` (sorted or as they are).
+Groups element_groups(const Tensor& flat, bool sort_first) {
+  std::vector<int64_t> order = positions(flat.numel());
+  Groups g;
+  visit_dtype(flat.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
     const T* src = flat.data<T>();
     auto value = [&](int64_t i) { return static_cast<M>(src[i]); };
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-      const bool nan_a = is_nan_value(value(a)), nan_b = is_nan_value(value(b));
-      if (nan_a || nan_b) return !nan_a && nan_b;
-      return value(a) < value(b);
-    });
-    for (int64_t k = 0; k < n; ++k) {
-      const int64_t i = order[k];
-      if (k == 0 || !(value(order[k - 1]) == value(i))) {
-        first_of_group.push_back(i);
-        counts.push_back(0);
-      }
-      ++counts.back();
-      inverse[i] = static_cast<int64_t>(first_of_group.size()) - 1;
-    }
+    if (sort_first)
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        const bool nan_a = is_nan_value(value(a)), nan_b = is_nan_value(value(b));
+        if (nan_a || nan_b) return !nan_a && nan_b;
+        return value(a) < value(b);
+      });
+    g = group_consecutive(order, [&](int64_t a, int64_t b) { return value(a) == value(b); });
   });
-  const int64_t groups = static_cast<int64_t>(first_of_group.size());
-  Tensor output = Tensor::empty(self.dtype(), {groups});
-  visit_element_size(self.dtype(), [&](auto tag) {
-    using U = typename decltype(tag)::type;
-    for (int64_t g = 0; g < groups; ++g) output.data<U>()[g] = flat.data<U>()[first_of_group[g]];
-  });
-  Tensor inverse_out = Tensor::empty(DType::Int64, want_inverse ? self.sizes() : Shape{0});
-  if (want_inverse) std::copy(inverse.begin(), inverse.end(), inverse_out.data<int64_t>());
-  Tensor counts_out = Tensor::empty(DType::Int64, {want_counts ? groups : 0});
-  if (want_counts) std::copy(counts.begin(), counts.end(), counts_out.data<int64_t>());
-  c.push(output);
-  c.push(inverse_out);
-  c.push(counts_out);
+  return g;
+}
+
+void unique2_op(OpCall& c) {
+  const Tensor& self = c.tensor(0);
+  const Tensor flat = self.contiguous();
+  push_element_groups(c, self, flat, element_groups(flat, true), c.bool_arg(2), c.bool_arg(3));
 }
 
 // unique_consecutive over the flattened tensor.
 void unique_runs(OpCall& c, const Tensor& self, bool want_inverse, bool want_counts) {
   const Tensor flat = self.contiguous();
-  const int64_t n = flat.numel();
-  std::vector<int64_t> inverse(static_cast<size_t>(n)), first_of_run, counts;
-  visit_dtype(self.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using M = opmath_t<T>;
-    const T* src = flat.data<T>();
-    for (int64_t i = 0; i < n; ++i) {
-      if (i == 0 || static_cast<M>(src[i]) != static_cast<M>(src[first_of_run.back()])) {
-        first_of_run.push_back(i);
-        counts.push_back(0);
-      }
-      ++counts.back();
-      inverse[i] = static_cast<int64_t>(first_of_run.size()) - 1;
-    }
-  });
-  const int64_t runs = static_cast<int64_t>(first_of_run.size());
-  Tensor output = Tensor::empty(self.dtype(), {runs});
-  visit_element_size(self.dtype(), [&](auto tag) {
-    using U = typename decltype(tag)::type;
-    for (int64_t r = 0; r < runs; ++r) output.data<U>()[r] = flat.data<U>()[first_of_run[r]];
-  });
-  Tensor inverse_out = Tensor::empty(DType::Int64, want_inverse ? self.sizes() : Shape{0});
-  if (want_inverse) std::copy(inverse.begin(), inverse.end(), inverse_out.data<int64_t>());
-  Tensor counts_out = Tensor::empty(DType::Int64, {want_counts ? runs : 0});
-  if (want_counts) std::copy(counts.begin(), counts.end(), counts_out.data<int64_t>());
-  c.push(output);
-  c.push(inverse_out);
-  c.push(counts_out);
+  push_element_groups(c, self, flat, element_groups(flat, false), want_inverse, want_counts);
 }
 
 // The slices of `self` along `dim` as rows: a contiguous copy with dim moved
@@ -136,9 +141,8 @@ void unique_slices(OpCall& c, const Tensor& self, int64_t dim_arg, bool sort_fir
       fail(ErrorCode::BadInput, where, "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
   }
   Slices s = slices_along(self, dim);
-  std::vector<int64_t> order(static_cast<size_t>(s.len));
-  std::iota(order.begin(), order.end(), int64_t(0));
-  std::vector<int64_t> inverse(static_cast<size_t>(s.len)), kept, counts;
+  std::vector<int64_t> order = positions(s.len);
+  Groups g;
   visit_dtype(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using M = opmath_t<T>;
@@ -158,15 +162,9 @@ void unique_slices(OpCall& c, const Tensor& self, int64_t dim_arg, bool sort_fir
         if (!(at(a, i) == at(b, i))) return false;
       return true;
     };
-    for (int64_t k = 0; k < s.len; ++k) {
-      if (k == 0 || !equal_rows(kept.back(), order[k])) {
-        kept.push_back(order[k]);
-        counts.push_back(0);
-      }
-      ++counts.back();
-      inverse[order[k]] = static_cast<int64_t>(kept.size()) - 1;
-    }
+    g = group_consecutive(order, equal_rows);
   });
+  const std::vector<int64_t>& kept = g.first;
   Shape stacked_sizes;
   for (int64_t d : s.moved) stacked_sizes.push_back(self.sizes()[d]);
   stacked_sizes[0] = static_cast<int64_t>(kept.size());
@@ -178,13 +176,9 @@ void unique_slices(OpCall& c, const Tensor& self, int64_t dim_arg, bool sort_fir
     std::copy_n(from + static_cast<size_t>(kept[g]) * row_bytes, row_bytes, to + g * row_bytes);
   std::vector<int64_t> restore(s.moved.size());
   for (size_t i = 0; i < s.moved.size(); ++i) restore[static_cast<size_t>(s.moved[i])] = static_cast<int64_t>(i);
-  Tensor inverse_out = Tensor::empty(DType::Int64, {s.len});
-  std::copy(inverse.begin(), inverse.end(), inverse_out.data<int64_t>());
-  Tensor counts_out = Tensor::empty(DType::Int64, {static_cast<int64_t>(counts.size())});
-  std::copy(counts.begin(), counts.end(), counts_out.data<int64_t>());
   c.push(permute_view(stacked, restore));
-  c.push(inverse_out);
-  c.push(counts_out);
+  c.push(int64_tensor(g.inverse, {s.len}));
+  c.push(int64_tensor(g.counts, {static_cast<int64_t>(g.counts.size())}));
 }
 
 // unique_consecutive(self, return_inverse, return_counts, dim)

@@ -279,8 +279,9 @@ Tensor repeat_tensor(const OpCall& c, const Tensor& x, const std::vector<int64_t
     if (__builtin_mul_overflow(sizes[d], repeats[d], &out[d]))
       fail(ErrorCode::BadInput, c.where(), "repeating ", shape_to_string(x.sizes()), " by ", shape_to_string(repeats),
            " gives more than 2^63 elements");
-  if (shape_numel(out) == 0) return Tensor::empty(x.dtype(), out);
-  storage_bytes(shape_numel(out), x.dtype());
+  const int64_t numel = shape_numel(out);
+  if (numel == 0) return Tensor::empty(x.dtype(), out);
+  storage_bytes(numel, x.dtype());
   std::vector<std::vector<int64_t>> maps(sizes.size());
   for (size_t d = 0; d < sizes.size(); ++d) {
     if (sizes[d] == 0) continue;  // an empty dim stays empty

@@ -1,8 +1,8 @@
 // fftshift / ifftshift (a roll by half of each dim, through aten::roll)
 // and the sample frequencies fftfreq / rfftfreq.
+#include "ops/existing_dim.h"
 #include "ops/op_call.h"
 #include "ops/op_compose.h"
-#include "ops/op_utils.h"
 #include "ops/spectral/spectral.h"
 #include "tensor/dispatch.h"
 
@@ -27,8 +27,7 @@ void shift_op(OpCall& c) {
   }
   std::vector<int64_t> shifts;
   for (int64_t& d : dims) {
-    if (x.dim() == 0) fail(ErrorCode::BadInput, c.where(), "dimension specified as ", d, " but tensor has no dimensions");
-    d = wrap_dim(d, x.dim(), c.where().c_str());
+    d = existing_dim(x, d, c.where());
     const int64_t size = x.sizes()[d];
     shifts.push_back(Inverse ? (size + 1) / 2 : size / 2);
   }

@@ -5,6 +5,7 @@
 
 #include "kernels/fft/fft.h"
 #include "ops/complex/complex.h"
+#include "ops/existing_dim.h"
 #include "ops/op_call.h"
 #include "ops/op_utils.h"
 #include "ops/spectral/spectral.h"
@@ -120,11 +121,8 @@ Tensor fft_c2r(const Tensor& x, const std::vector<int64_t>& dims, FftNorm norm, 
 namespace {
 
 // Each dim wrapped, order kept (the last one is the halved dim of r2c/c2r).
-std::vector<int64_t> wrap_each(std::vector<int64_t> dims, int64_t rank) {
-  for (int64_t& d : dims) {
-    if (rank == 0) fail(ErrorCode::BadInput, "dimension specified as ", d, " but tensor has no dimensions");
-    d = wrap_dim(d, rank);
-  }
+std::vector<int64_t> wrap_each(std::vector<int64_t> dims, const Tensor& x) {
+  for (int64_t& d : dims) d = existing_dim(x, d, "");
   return dims;
 }
 
@@ -136,12 +134,12 @@ FftNorm norm_arg(const OpCall& c, size_t index) {
 
 void r2c_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
-  c.push(fft_r2c(x, wrap_each(c.int_list(1), x.dim()), norm_arg(c, 2), c.bool_arg(3)));
+  c.push(fft_r2c(x, wrap_each(c.int_list(1), x), norm_arg(c, 2), c.bool_arg(3)));
 }
 
 void c2r_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
-  std::vector<int64_t> dims = wrap_each(c.int_list(1), x.dim());
+  std::vector<int64_t> dims = wrap_each(c.int_list(1), x);
   int64_t last_dim_size = c.int_arg(3);
   if (dims.empty()) fail(ErrorCode::BadInput, c.where(), "expected at least one dim to transform");
   if (last_dim_size < 1) fail(ErrorCode::BadInput, c.where(), "Invalid number of data points (", last_dim_size, ") specified");
@@ -150,7 +148,7 @@ void c2r_op(OpCall& c) {
 
 void c2c_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
-  c.push(fft_c2c(x, wrap_each(c.int_list(1), x.dim()), norm_arg(c, 2), c.bool_arg(3)));
+  c.push(fft_c2c(x, wrap_each(c.int_list(1), x), norm_arg(c, 2), c.bool_arg(3)));
 }
 
 }  // namespace
