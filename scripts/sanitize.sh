@@ -20,4 +20,5 @@ cmake --build "$build_dir" -j "$jobs"
 # so the tests of out-of-memory errors (OutOfMemory, not an abort) run here too.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-(cd "$build_dir" && ctest --output-on-failure --no-tests=error)
+# Both cores: the unit tests, the OpInfo corpus and the replays side by side.
+(cd "$build_dir" && ctest --output-on-failure --no-tests=error -j 2)

@@ -30,17 +30,30 @@ bash scripts/build.sh
 native_dir=${PT2WEB_NATIVE_BUILD:-build/native}
 wasm_dir=${PT2WEB_WASM_BUILD:-build/wasm}
 
+# Both cores: ctest runs the unit tests and the OpInfo corpus side by side.
 step "native tests"
-(cd "$native_dir" && ctest --output-on-failure --no-tests=error) || failed+=(native)
+(cd "$native_dir" && ctest --output-on-failure --no-tests=error -j 2) || failed+=(native)
 step "native tests under sanitizers"
 bash scripts/sanitize.sh || failed+=(sanitize)
 step "bounded fuzzing"
 bash scripts/fuzz.sh "${PT2WEB_FUZZ_SECONDS:-25}" || failed+=(fuzz)
 node24=$(bash scripts/node-runtime.sh node24)
 node20=$(bash scripts/node-runtime.sh node20)
-# The wasm Catch2 binary as ctest runs it (tests/CMakeLists.txt), on one Node.
+# The wasm Catch2 binary as ctest runs it (tests/CMakeLists.txt), on one
+# Node: the unit tests and the OpInfo corpus side by side, each part's output
+# shown whole after both end.
 wasm_tests() {
-  "$1" "$wasm_dir/tests/pt2web_tests.js" "~[opinfo]" && "$1" "$wasm_dir/tests/pt2web_tests.js" "[opinfo]"
+  local logs status=0
+  logs=$(mktemp -d)
+  "$1" "$wasm_dir/tests/pt2web_tests.js" --warn NoTests "~[opinfo]" >"$logs/unit" 2>&1 &
+  local unit=$!
+  "$1" "$wasm_dir/tests/pt2web_tests.js" --warn NoTests "[opinfo]" >"$logs/opinfo" 2>&1 &
+  local opinfo=$!
+  wait "$unit" || status=1
+  wait "$opinfo" || status=1
+  cat "$logs/unit" "$logs/opinfo"
+  rm -rf "$logs"
+  return "$status"
 }
 for runtime in node24 node20; do
   node=${!runtime}
