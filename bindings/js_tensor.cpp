@@ -10,6 +10,9 @@
 #include "js_util.h"
 #include "util/error.h"
 
+// Pointers reach these functions as signed 32-bit numbers: an address past
+// 2 GiB arrives negative, so each is read as unsigned (`>>> 0`) before use.
+//
 // The per-call path crosses into JavaScript once per tensor and direction
 // (each Embind val operation is one crossing, and reading a tensor took
 // about twenty). Anything unusual falls back to the checked path below,
@@ -26,7 +29,7 @@ EM_JS(int, pt2web_probe_tensor, (emscripten::EM_VAL handle, char* dtype, int cap
   if (typeof v.dtype !== "string" || !ArrayBuffer.isView(data) || data instanceof DataView) return -1;
   const shape = v.shape;
   if (!Array.isArray(shape) || shape.length > max_rank || v.dtype.length >= cap) return -2;
-  const out = new Float64Array(wasmMemory.buffer, sizes, shape.length);
+  const out = new Float64Array(wasmMemory.buffer, sizes >>> 0, shape.length);
   for (let d = 0; d < shape.length; d++) {
     const x = shape[d];
     if (typeof x !== "number" || !(x >= 0) || Math.floor(x) !== x || x > 9.0e15) return -2;
@@ -45,7 +48,7 @@ EM_JS(bool, pt2web_copy_tensor_data, (emscripten::EM_VAL handle, const char* con
   if (name !== want && !(name === "Uint8ClampedArray" && want === "Uint8Array")) return false;
   if (data.length !== length) return false;
   if (data.byteLength > 0)
-    new Uint8Array(wasmMemory.buffer, dst, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    new Uint8Array(wasmMemory.buffer, dst >>> 0, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   return true;
 });
 
@@ -53,9 +56,9 @@ EM_JS(bool, pt2web_copy_tensor_data, (emscripten::EM_VAL handle, const char* con
 // src in a fresh typed array of class `constructor`.
 EM_JS(emscripten::EM_VAL, pt2web_new_js_tensor,
       (const char* dtype, const char* constructor, const void* src, double nbytes, const double* sizes, int rank), {
-  const bytes = new Uint8Array(wasmMemory.buffer, src, nbytes).slice();
+  const bytes = new Uint8Array(wasmMemory.buffer, src >>> 0, nbytes).slice();
   const data = new globalThis[UTF8ToString(constructor)](bytes.buffer);
-  const shape = Array.from(new Float64Array(wasmMemory.buffer, sizes, rank));
+  const shape = Array.from(new Float64Array(wasmMemory.buffer, sizes >>> 0, rank));
   return Emval.toHandle({ dtype: UTF8ToString(dtype), shape: shape, data: data });
 });
 

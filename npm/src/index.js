@@ -13,6 +13,8 @@ import { moduleChoice } from './module_choice.js';
 import { resolveLocation } from './platform.js';
 import { progressReporter } from './progress.js';
 import { Program } from './program.js';
+import { ChunkBytes } from './chunk_bytes.js';
+import { FileBytes } from './file_bytes.js';
 import { readSource } from './source.js';
 import { ThreadHost } from './thread_host.js';
 import { WorkerHost } from './worker_host.js';
@@ -62,7 +64,7 @@ function checkOptions(options, known, where) {
  *   where the random operators' stream starts (Program.setRandomSeed).
  * ../index.d.ts declares the two forms (tests/js/types.test.mjs checks that they fit).
  *
- * @param {string|URL|Response|Blob|ArrayBuffer|ArrayBufferView} source
+ * @param {string|URL|Response|Blob|ReadableStream<Uint8Array>|ArrayBuffer|ArrayBufferView} source
  * @param {any} [options]
  * @returns {Promise<any>} a Program
  */
@@ -79,11 +81,35 @@ export async function load(source, options = {}) {
     progress.stage('wasm');
     return module;
   });
-  const [, { bytes, label }] = await Promise.all([wasmReady, readSource(source, sourceOptions(options, progress))]);
+  const { bytes, label } = await readBesides(wasmReady, source, sourceOptions(options, progress));
   progress.stage('prepare');
-  const host = await ThreadHost.open(bytes, { label, model, seed: options.seed }, choice);
+  const host = await closingOnFailure(bytes, () => ThreadHost.open(bytes, { label, model, seed: options.seed }, choice));
   progress.stage('ready');
   return new Program(host);
+}
+
+// readSource(source, options) while `ready` settles; when either fails, a
+// file the read opened (now or once it ends) is closed again.
+async function readBesides(ready, source, options) {
+  const reading = readSource(source, options);
+  try {
+    const [value, read] = await Promise.all([ready, reading]);
+    return { ...read, ready: value };
+  } catch (error) {
+    reading.then((read) => read.bytes.close?.(), () => {});
+    throw error;
+  }
+}
+
+// What open() returns; the bytes are closed if it fails (a FileBytes the core
+// has taken is closed by the core, and closing twice does nothing).
+async function closingOnFailure(bytes, open) {
+  try {
+    return await open();
+  } catch (error) {
+    bytes.close?.();
+    throw error;
+  }
 }
 
 /**
@@ -111,14 +137,26 @@ function sourceOptions(options, progress) {
 // worker gets the other options, which all survive a structured clone.
 // A wasm location is resolved here, where relative URLs mean the page.
 async function loadInWorker(source, { worker, onProgress, cache, label, ...rest }, progress) {
-  const { bytes, label: name } = await readSource(source, sourceOptions({ label, cache }, progress));
+  const { bytes: read, label: name } = await readSource(source, sourceOptions({ label, cache }, progress));
+  const { bytes, transfer } = forWorker(read);
   const options = { ...rest, label: name };
   if (typeof rest.wasm === 'string') options.wasm = (await resolveLocation(rest.wasm)).href;
   else if (rest.wasm instanceof URL) options.wasm = rest.wasm.href;
   progress.stage('prepare');
-  const host = await WorkerHost.open(bytes, options);
+  const host = await WorkerHost.open(bytes, options, transfer);
   progress.stage('ready');
   return new Program(host);
+}
+
+// The bytes as a worker gets them: an open file by its path (the worker
+// opens it again and reads it itself), downloaded chunks moved, not copied.
+function forWorker(bytes) {
+  if (bytes instanceof FileBytes) {
+    bytes.close();
+    return { bytes: { path: bytes.path }, transfer: [] };
+  }
+  if (bytes instanceof ChunkBytes) return { bytes: { chunks: bytes.chunks }, transfer: [...new Set(bytes.chunks.map((chunk) => chunk.buffer))] };
+  return { bytes, transfer: [] };
 }
 
 /**
@@ -130,8 +168,8 @@ export async function inspect(source, options = {}) {
   checkOptions(options, LOAD_OPTIONS, 'inspect()');
   const model = modelOption(options);
   const progress = progressReporter(options.onProgress);
-  const [module, { bytes, label }] = await Promise.all([getModule(options.wasm), readSource(source, sourceOptions(options, progress))]);
-  const description = JSON.parse(callNative(() => module.inspectArchive(bytes, label, model)));
+  const { ready: module, bytes, label } = await readBesides(getModule(options.wasm), source, sourceOptions(options, progress));
+  const description = await closingOnFailure(bytes, () => JSON.parse(callNative(() => module.inspectArchive(bytes, label, model))));
   progress.stage('ready');
   return description;
 }

@@ -2,8 +2,13 @@
 //   string      a URL (fetched; relative to the page in browsers), or in Node
 //               a file path unless it has a scheme such as https://
 //   URL         fetched, or read from disk in Node when it is a file: URL
+//               (local files are not read here: they come back open, as a
+//               FileBytes that the core reads range by range, file_bytes.js)
 //   Response    a fetch() response whose body has not been read yet
 //   Blob/File   e.g. from an <input type="file"> or a drop
+//   ReadableStream  of Uint8Array chunks (e.g. a decompressing stream)
+//               (downloads and blobs are kept as the chunks they streamed
+//               in, a ChunkBytes: chunk_bytes.js)
 //   ArrayBuffer, Uint8Array or another typed array / DataView: used as is
 // progress.download(loaded, total) is called as bytes arrive (total: null
 // when the size is unknown) and progress.downloaded(size) at the end (see
@@ -16,7 +21,9 @@
 
 import { BadFileError, BadInputError } from './errors.js';
 import { fetchThroughCache } from './model_cache.js';
-import { displayName, isLocalFile, readLocalFile, resolveLocation } from './platform.js';
+import { ChunkBytes } from './chunk_bytes.js';
+import { openFileBytes } from './file_bytes.js';
+import { displayName, isLocalFile, resolveLocation } from './platform.js';
 import { progressReporter } from './progress.js';
 
 function fileError(where, cause) {
@@ -26,7 +33,8 @@ function fileError(where, cause) {
   return error;
 }
 
-// Reads a stream of Uint8Array chunks into one array, reporting progress.
+// Reads a stream of Uint8Array chunks, reporting progress; the chunks are
+// kept as they came (chunk_bytes.js), never joined.
 async function readStream(stream, total, progress) {
   const reader = stream.getReader();
   const chunks = [];
@@ -34,17 +42,12 @@ async function readStream(stream, total, progress) {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    if (!(value instanceof Uint8Array)) throw new BadInputError(`the stream gave a chunk that is not a Uint8Array (${describeKind(value)})`);
     chunks.push(value);
     loaded += value.byteLength;
     progress.download(loaded, total);
   }
-  const bytes = new Uint8Array(loaded);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return new ChunkBytes(chunks);
 }
 
 async function readResponse(response, where, progress) {
@@ -56,7 +59,7 @@ async function readResponse(response, where, progress) {
   const total = Number.isFinite(length) && length > 0 && !encoded ? length : null;
   try {
     if (response.body) return await readStream(response.body, total, progress);
-    return new Uint8Array(await response.arrayBuffer());
+    return new ChunkBytes([new Uint8Array(await response.arrayBuffer())]);
   } catch (cause) {
     throw fileError(where, cause);
   }
@@ -75,7 +78,7 @@ async function fetchBytes(url, progress, cache) {
 async function readUrl(url, progress, cache) {
   if (!isLocalFile(url)) return fetchBytes(url, progress, cache);
   try {
-    return await readLocalFile(url);
+    return await openFileBytes(url);
   } catch (cause) {
     throw fileError(displayName(url), cause);
   }
@@ -94,8 +97,11 @@ function describeKind(source) {
 }
 
 /**
- * Resolves to {bytes: Uint8Array, label: string}; label names the program
- * in error messages (options.label, or the file name or URL).
+ * Resolves to {bytes, label}: bytes a Uint8Array (what the caller gave), a
+ * ChunkBytes (a download or a Blob, as it streamed in) or a FileBytes (a
+ * local file, open); label names the program in error messages
+ * (options.label, or the file name or URL). Hand the bytes to the core,
+ * which closes them when done, or close them.
  * @param {{label?: string, progress?: object, cache?: boolean}} [options]
  *   progress: a progressReporter (default: none)
  */
@@ -108,6 +114,13 @@ export async function readSource(source, { label, progress = progressReporter(un
   } else if (typeof Response === 'function' && source instanceof Response) {
     name = source.url || 'the response';
     bytes = await readResponse(source, name, progress);
+  } else if (typeof ReadableStream === 'function' && source instanceof ReadableStream) {
+    name = 'the stream';
+    try {
+      bytes = await readStream(source, null, progress);
+    } catch (cause) {
+      throw cause instanceof BadInputError ? cause : fileError(name, cause);
+    }
   } else if (typeof Blob === 'function' && source instanceof Blob) {
     name = source.name || 'the blob';
     try {
@@ -121,7 +134,7 @@ export async function readSource(source, { label, progress = progressReporter(un
     bytes = await readUrl(url, progress, cache);
   } else {
     throw new BadInputError(
-      `load() needs a URL, a file path (Node), a Response, a Blob, an ArrayBuffer or a Uint8Array, got ${describeKind(source)}`,
+      `load() needs a URL, a file path (Node), a Response, a Blob, a ReadableStream, an ArrayBuffer or a Uint8Array, got ${describeKind(source)}`,
     );
   }
   progress.downloaded(bytes.byteLength);

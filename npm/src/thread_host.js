@@ -33,7 +33,7 @@ export class ThreadHost {
   /**
    * Loads bytes as load() does on this thread: module chosen for
    * options.threads / options.wasm, options.seed applied.
-   * @param {Uint8Array} bytes
+   * @param {Uint8Array|import('./file_bytes.js').FileBytes} bytes (a FileBytes is the core's to close)
    * @param {{label?: string, model?: string, threads?: number, wasm?: any, seed?: number}} options
    * @param {{threads: number, reason: string | null, module: Promise<any>}} [choice]
    *   the module to load in (default: moduleChoice(options))

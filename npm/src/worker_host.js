@@ -155,13 +155,15 @@ export class WorkerHost {
   /**
    * Starts a worker and loads bytes there with load()'s options (those a
    * structured clone carries).
-   * @param {Uint8Array} bytes
+   * @param {Uint8Array|{path: string}|{chunks: Uint8Array[]}} bytes (a path: a
+   *   local file the worker opens itself; chunks: a download, program_worker.js)
    * @param {object} options
+   * @param {ArrayBuffer[]} [transfer] buffers moved to the worker rather than copied
    */
-  static async open(bytes, options) {
+  static async open(bytes, options, transfer = []) {
     const connection = new WorkerConnection(await startWorker());
     try {
-      return new WorkerHost(connection, await connection.request({ method: 'load', bytes, options }));
+      return new WorkerHost(connection, await connection.request({ method: 'load', bytes, options }, transfer));
     } catch (error) {
       connection.end();
       throw error;

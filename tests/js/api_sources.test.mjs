@@ -123,6 +123,12 @@ test('sources of the wrong kind and bad options are BAD_INPUT', async () => {
   await assert.rejects(load(MLP, 'label'), (e) => e instanceof BadInputError && /options must be an object/.test(e.message));
 });
 
+test('a ReadableStream of chunks loads; a stream of other values is BAD_INPUT', async () => {
+  await loadsMlp(new Blob([BYTES]).stream());
+  const strings = new ReadableStream({ start(controller) { controller.enqueue('not bytes'); controller.close(); } });
+  await assert.rejects(load(strings), (e) => e instanceof BadInputError && /not a Uint8Array/.test(e.message));
+});
+
 test('the label names the program in errors', async () => {
   await assert.rejects(load(BYTES.subarray(0, 100), { label: 'my-model.pt2' }), (e) =>
     e instanceof BadFileError && e.message.includes('my-model.pt2'));

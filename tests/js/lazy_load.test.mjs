@@ -1,11 +1,13 @@
 // Loading copies only what the program reads into the wasm heap: the
 // parameters no node reads (the float originals a PT2E int8 program keeps
-// next to its int8 weights) stay in the bytes given to load(), and
+// next to its int8 weights) stay in the bytes given to load() (or in the
+// file a path names, or in the chunks a Blob streamed in), and
 // stateDict() / save() read them from there. Golden values from torch 2.6
 // (torch.export.load(...).state_dict of tests/fixtures-int8/q_digits_cnn).
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -73,5 +75,37 @@ test('bytes detached after load(): stateDict() and save() fail with BAD_FILE, ru
     assert.deepEqual(Array.from(program.run(args, kwargs).data), Array.from(before.data));
   } finally {
     program.dispose();
+  }
+});
+
+test('unread originals come back from the file a path names, and from a Blob', async () => {
+  for (const source of [MODEL, new Blob([readFileSync(MODEL)])]) {
+    const program = await load(source);
+    try {
+      checkUnread(program.stateDict());
+      checkUnread((await load(program.save())).stateDict());
+    } finally {
+      program.dispose();
+    }
+  }
+});
+
+test('a file changed on disk after load(): stateDict() fails with BAD_FILE naming it, run() goes on', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'pt2web-lazy-'));
+  const path = join(folder, 'model.pt2');
+  try {
+    copyFileSync(MODEL, path);
+    const program = await load(path);
+    try {
+      const { args, kwargs } = sampleInputs(program, { random: true, seed: 1 });
+      const before = program.run(args, kwargs);
+      writeFileSync(path, new Uint8Array(100));
+      assert.throws(() => program.stateDict(), (e) => e instanceof BadFileError && e.message.includes(path) && /changed on disk/.test(e.message));
+      assert.deepEqual(Array.from(program.run(args, kwargs).data), Array.from(before.data));
+    } finally {
+      program.dispose();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 });
