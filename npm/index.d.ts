@@ -176,6 +176,30 @@ export interface LoadOptions {
   wasm?: WasmSource;
 }
 
+/** Options of Program.generate() and Program.generateTokens(). */
+export interface GenerateOptions {
+  /** How many tokens to make at most (default 20). */
+  maxNewTokens?: number;
+  /** The most tokens, prompt included (default: the static cache's positions). */
+  maxLength?: number;
+  /** Draw each token (true) rather than take the most likely (false, the default). */
+  sample?: boolean;
+  /** Divides the logits before sampling (default 1). */
+  temperature?: number;
+  /** Sample among the k most likely tokens only (default 0: all). */
+  topK?: number;
+  /** Sample among the fewest most likely tokens whose probability reaches p (default 1: all). */
+  topP?: number;
+  /** Where the sampling stream starts (default 0): the same seed gives the same tokens. */
+  seed?: number;
+  /** Token ids that end generation (the one met is returned last). */
+  stopTokens?: Iterable<number>;
+  /** Stops generation between two steps; the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called with each new token id as it is chosen (generate() only). */
+  onToken?: (id: number, index: number) => void;
+}
+
 export interface ProgramOptions extends LoadOptions {
   /**
    * Threads a run may use, the calling one included (1 to 64, default 1).
@@ -205,7 +229,7 @@ export interface ProgramOptions extends LoadOptions {
 }
 
 /** What load() reads: a URL, a path (Node), a Response, a Blob or File, or the bytes. */
-export type ProgramSource = string | URL | Response | Blob | ArrayBuffer | ArrayBufferView;
+export type ProgramSource = string | URL | Response | Blob | ReadableStream<Uint8Array> | ArrayBuffer | ArrayBufferView;
 
 /** What a Program's method gives: the result itself, or a Promise of it for a program in a worker. */
 export type Settled<InWorker extends boolean, T> = InWorker extends true ? Promise<T> : T;
@@ -306,6 +330,16 @@ export class Program<InWorker extends boolean = false> {
    * The stream is pt2web's own, not torch's.
    */
   setRandomSeed(seed: number): Settled<InWorker, void>;
+  /**
+   * For a decoder exported with transformers' static cache (keyword inputs
+   * input_ids and cache_position, the logits out, key_cache_0 ... as
+   * buffers): the new token ids after prompt. Resets the state first, feeds
+   * the prompt, then picks each token greedily or, with sample: true, draws
+   * it after temperature, top-k and top-p from a seeded stream.
+   */
+  generate(prompt: ArrayLike<number | bigint>, options?: GenerateOptions): Promise<number[]>;
+  /** generate()'s tokens as an async iterator, each as it is chosen. */
+  generateTokens(prompt: ArrayLike<number | bigint>, options?: Omit<GenerateOptions, 'onToken'>): AsyncGenerator<number, void, undefined>;
   /**
    * ExportedProgram.run_decompositions(): a new Program holding this one
    * decomposed into Core ATen (dialect 'ATEN'), with the same threads, in the
