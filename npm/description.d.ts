@@ -153,6 +153,14 @@ export interface GraphSignature {
   assertion_dep_token: string | null;
 }
 
+export interface StateTensor {
+  /** Its state-dict (or constant) name. */
+  name: string;
+  kind: 'parameter' | 'buffer' | 'constant';
+  dtype: DType;
+  shape: number[];
+}
+
 export interface StateTotals {
   count: number;
   bytes: Integer;
@@ -179,11 +187,16 @@ export interface ProgramDescription {
   /** User outputs in flatten order. */
   outputs: OutputDescription[];
   signature: GraphSignature;
-  /** How many parameters, buffers and lifted constants the program holds, and their bytes. */
+  /**
+   * How many parameters, buffers and lifted constants the program holds, their bytes, and each one's
+   * dtype and shape.
+   */
   state: {
     parameters: StateTotals;
     buffers: StateTotals;
     constants: StateTotals;
+    /** Every parameter, buffer and lifted tensor constant, in the signature's order. */
+    tensors: StateTensor[];
   };
   /** The range of every symbolic size, by symbol ("s0"). */
   range_constraints: Record<string, Range>;

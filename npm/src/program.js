@@ -20,6 +20,7 @@
 // same classes, codes and messages as the calling-thread mode throws.
 
 import { BadInputError, disposedError } from './errors.js';
+import { generate, generateTokens } from './generate.js';
 import { DISPOSE } from './platform.js';
 import { settle } from './settle.js';
 import { buffersOf } from './transfer.js';
@@ -241,6 +242,29 @@ export class Program {
    */
   setRandomSeed(seed) {
     return this.#invoke((host) => host.call('setRandomSeed', [seed]));
+  }
+
+  /**
+   * For a decoder exported with transformers' static cache (input_ids and
+   * cache_position in, logits out): the next tokens after prompt, greedy or
+   * sampled (generate.js). Resets the program's state first.
+   * @param {ArrayLike<number|bigint>} prompt token ids
+   * @param {object} [options] maxNewTokens, maxLength, sample, temperature, topK, topP, seed, stopTokens, signal, onToken
+   * @returns {Promise<number[]>} the new token ids
+   */
+  generate(prompt, options) {
+    return generate(this, prompt, options);
+  }
+
+  /**
+   * generate()'s tokens as an async iterator, each as it is chosen:
+   * `for await (const id of program.generateTokens(prompt)) ...`.
+   * @param {ArrayLike<number|bigint>} prompt
+   * @param {object} [options] as for generate() (onToken aside)
+   * @returns {AsyncGenerator<number>}
+   */
+  generateTokens(prompt, options) {
+    return generateTokens(this, prompt, options);
   }
 
   /** The program printed in the spirit of Python's print(ep). */

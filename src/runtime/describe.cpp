@@ -229,11 +229,24 @@ json totals_json(const ExportedProgram& program, const std::vector<std::string>&
   return {{"count", names.size()}, {"bytes", int_json(bytes)}};
 }
 
+// Every stored tensor's name, kind, dtype and shape, in signature order.
+void list_tensors(const ExportedProgram& program, const std::vector<std::string>& names, const char* kind,
+                  json& out) {
+  for (const auto& name : names)
+    if (const Tensor* t = stored_tensor(program, name))
+      out.push_back({{"name", name}, {"kind", kind}, {"dtype", dtype_name(t->dtype())}, {"shape", t->sizes()}});
+}
+
 json state_json(const ExportedProgram& program) {
   const GraphSignature& sig = program.signature;
+  json tensors = json::array();
+  list_tensors(program, sig.parameters(), "parameter", tensors);
+  list_tensors(program, sig.buffers(), "buffer", tensors);
+  list_tensors(program, sig.lifted_tensor_constants(), "constant", tensors);
   return {{"parameters", totals_json(program, sig.parameters())},
           {"buffers", totals_json(program, sig.buffers())},
-          {"constants", totals_json(program, sig.lifted_tensor_constants())}};
+          {"constants", totals_json(program, sig.lifted_tensor_constants())},
+          {"tensors", tensors}};
 }
 
 void count_operators(const Graph& graph, std::map<std::string, int64_t>& counts) {
