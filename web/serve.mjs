@@ -4,6 +4,8 @@
 //   /pt2web/src/...        the npm package's modules, /pt2web/dist/... its wasm module
 //                          (the page imports 'pt2web' through an import map)
 //   /models/NAME.pt2       the bundled fixture programs (tests/fixtures/NAME/model.pt2)
+//   /models/generate/NAME.pt2, .json   a decoder and its vocabulary
+//                          (tests/fixtures-generate/NAME/model.pt2, vocab.json)
 //   /models/index.json     which sample programs the page offers
 // with the headers for cross-origin isolation (COOP same-origin, COEP
 // require-corp), so that SharedArrayBuffer, and with it wasm threads, is
@@ -27,6 +29,8 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 const WEB_ROOT = join(REPO, 'web');
 const DEFAULT_PACKAGE_ROOT = join(REPO, 'npm');
 const FIXTURES = join(REPO, 'tests', 'fixtures');
+// The text card's decoder programs and their vocabularies (tests/fixtures-generate/NAME/).
+const DECODERS = join(REPO, 'tests', 'fixtures-generate');
 
 // The package folders a browser needs (never node_modules or the CLI).
 const PACKAGE_FOLDERS = ['src', 'dist'];
@@ -92,6 +96,8 @@ function fileFor(pathname, packageRoot) {
   }
   const model = /^\/models\/([A-Za-z0-9_]+)\.pt2$/.exec(pathname);
   if (model) return join(FIXTURES, model[1], 'model.pt2');
+  const decoder = /^\/models\/generate\/([A-Za-z0-9_]+)\.(pt2|json)$/.exec(pathname);
+  if (decoder) return join(DECODERS, decoder[1], decoder[2] === 'pt2' ? 'model.pt2' : 'vocab.json');
   if (pathname === '/serve.mjs') throw new NotFound(); // the server itself is not part of the page
   return resolveInside(WEB_ROOT, pathname);
 }

@@ -1,8 +1,9 @@
 // The demo page's entry point: shows what this browser offers (SIMD,
-// cross-origin isolation for threads) and sets up the two cards.
+// cross-origin isolation for threads) and sets up the three cards.
 
 import { setupDrawCard } from './draw-card.js';
 import { h, replaceChildren, byId } from './dom.js';
+import { setupGenerateCard } from './generate-card.js';
 import { setupOpenCard } from './open-card.js';
 
 // A minimal module using SIMD instructions (i8x16.splat, i8x16.popcnt): it validates only where wasm SIMD exists.
@@ -27,3 +28,4 @@ function environmentBadges() {
 environmentBadges();
 setupOpenCard();
 setupDrawCard();
+setupGenerateCard();
