@@ -7,7 +7,8 @@
 // paired by shape, the check against torch's outputs passes a real
 // fixture's result and catches a wrong one, generated models that are not on
 // disk are listed, runtimes timed in processes of their own merge into one
-// result, and run.mjs rejects bad arguments.
+// result, run.mjs rejects bad arguments, and llm.mjs decodes a static-cache
+// program and reports its figures.
 
 import assert from 'node:assert/strict';
 import { fork, spawnSync } from 'node:child_process';
@@ -29,6 +30,9 @@ import { GENERATED_INT8_MODELS, GENERATED_MODELS, generatedModels } from './mode
 import { checkAgainstTorch, readBenchCase } from './torch_check.mjs';
 import { formatReport } from './report.mjs';
 import { percentile, summarize } from './stats.mjs';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const LLM_SCRIPT = fileURLToPath(new URL('./llm.mjs', import.meta.url));
 
 const SMALL_KERNELS = [
   { name: 'gemm_tail', kind: 'gemm', m: 7, k: 13, n: 5 },
@@ -206,4 +210,24 @@ test("the report judges issue #17's thread, first-run, load and memory targets f
   assert.match(text, /first run at most 3x the steady median \(models over 1 ms, 1 thread\): NOT met on slow2 5\.0x/);
   assert.match(text, /load \+ first run no slower than onnxruntime-web's \(1 thread\): NOT met on big 1\.25x/);
   assert.match(text, /peak wasm memory no higher than onnxruntime-web's: NOT met on slow2/);
+});
+
+test('llm.mjs decodes a static-cache program at each thread count and reports the figures', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'pt2web-llm-'));
+  try {
+    const file = join(REPO_ROOT, 'tests', 'fixtures-transformers', 'llama_decode', 'model.pt2');
+    const out = join(folder, 'llm.json');
+    const run = spawnSync(process.execPath, [LLM_SCRIPT, file, '--threads', '1', '--tokens', '4', '--torch-ms', '1', '--json', out], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /\| threads \| load s/);
+    const { rows } = JSON.parse(readFileSync(out, 'utf8'));
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0].tokens, 4);
+    assert.ok(rows[0].tokensPerSecond > 0 && rows[0].peakResidentBytes > 0 && rows[0].wasmBytes > 0, JSON.stringify(rows[0]));
+    const bad = spawnSync(process.execPath, [LLM_SCRIPT, file, '--tokens', '1'], { encoding: 'utf8' });
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /--tokens must be at least 2/);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
