@@ -8,8 +8,9 @@
 // width in 3-d). The maximum is taken as ATen's CPU kernel does (NaN wins,
 // the last NaN of the window); indices are flat within the plane.
 //
-// The samples are an input: programs that call aten::rand to make them need
-// that operator too (pt2web has no random generator; see DECISIONS.md).
+// The samples are an input, as in ATen: a program that makes them with
+// aten::rand draws them from pt2web's own stream (ops/random_source.h),
+// not torch's, so its pools differ from torch's unless the samples are given.
 //
 // Errors: BadInput with ATen's messages for wrong ranks, empty dims, pools
 // too large for the input, samples of the wrong shape or dtype.
