@@ -180,7 +180,7 @@ Scalar tensor_to_scalar(const Tensor& t) {
   } else if (is_floating(t.dtype())) {
     s.kind = Scalar::Kind::Double;
     s.d = t.item_as_double();
-    s.i = static_cast<int64_t>(s.d);
+    s.i = convert_element<int64_t>(s.d);  // NaN and out-of-range values saturate, not UB
   } else {
     s.kind = Scalar::Kind::Int;
     s.i = t.item_as_int();

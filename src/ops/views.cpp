@@ -128,8 +128,9 @@ Shape infer_size(const std::vector<int64_t>& shape, int64_t numel) {
       infer = static_cast<int>(i);
     } else if (shape[i] < 0) {
       fail(ErrorCode::BadInput, "invalid shape dimension ", shape[i]);
-    } else {
-      known *= shape[i];
+    } else if (__builtin_mul_overflow(known, shape[i], &known)) {
+      // A product past int64 matches no tensor's element count.
+      fail(ErrorCode::BadInput, "shape '", shape_to_string(shape), "' is invalid for input of size ", numel);
     }
   }
   if (infer >= 0) {

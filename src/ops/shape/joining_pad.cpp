@@ -167,7 +167,7 @@ void pad_op(OpCall& c) {
     Scalar fill;
     fill.kind = Scalar::Kind::Double;
     fill.d = value.value_or(0.0);
-    fill.i = static_cast<int64_t>(fill.d);
+    fill.i = convert_element<int64_t>(fill.d);  // NaN and out-of-range values saturate, not UB
     c.push(constant_pad(c, x, pad, fill));
     return;
   }
