@@ -137,8 +137,8 @@ function promptIds(prompt) {
 }
 
 // What generation needs to know of the program, from its description:
-// whether input_ids takes a whole prompt, how many positions its cache
-// holds, and the vocabulary's size.
+// whether input_ids takes a whole prompt, and how many positions its cache
+// holds (and the buffer that says so, for messages).
 function decoderForm(program) {
   const description = program.description;
   const input = (name) => description.inputs.find((entry) => entry.name === name);

@@ -13,10 +13,9 @@ import { moduleChoice } from './module_choice.js';
 import { resolveLocation } from './platform.js';
 import { progressReporter } from './progress.js';
 import { Program } from './program.js';
-import { ChunkBytes } from './chunk_bytes.js';
-import { FileBytes } from './file_bytes.js';
-import { readSource } from './source.js';
+import { closingOnFailure, readSource } from './source.js';
 import { ThreadHost } from './thread_host.js';
+import { bytesForWorker } from './worker_bytes.js';
 import { WorkerHost } from './worker_host.js';
 
 export {
@@ -101,17 +100,6 @@ async function readBesides(ready, source, options) {
   }
 }
 
-// What open() returns; the bytes are closed if it fails (a FileBytes the core
-// has taken is closed by the core, and closing twice does nothing).
-async function closingOnFailure(bytes, open) {
-  try {
-    return await open();
-  } catch (error) {
-    bytes.close?.();
-    throw error;
-  }
-}
-
 /**
  * options.model: which model of a PT2 archive holding several ('' when absent: the default).
  * @param {{model?: unknown}} options
@@ -138,7 +126,7 @@ function sourceOptions(options, progress) {
 // A wasm location is resolved here, where relative URLs mean the page.
 async function loadInWorker(source, { worker, onProgress, cache, label, ...rest }, progress) {
   const { bytes: read, label: name } = await readSource(source, sourceOptions({ label, cache }, progress));
-  const { bytes, transfer } = forWorker(read);
+  const { bytes, transfer } = bytesForWorker(read);
   const options = { ...rest, label: name };
   if (typeof rest.wasm === 'string') options.wasm = (await resolveLocation(rest.wasm)).href;
   else if (rest.wasm instanceof URL) options.wasm = rest.wasm.href;
@@ -146,17 +134,6 @@ async function loadInWorker(source, { worker, onProgress, cache, label, ...rest 
   const host = await WorkerHost.open(bytes, options, transfer);
   progress.stage('ready');
   return new Program(host);
-}
-
-// The bytes as a worker gets them: an open file by its path (the worker
-// opens it again and reads it itself), downloaded chunks moved, not copied.
-function forWorker(bytes) {
-  if (bytes instanceof FileBytes) {
-    bytes.close();
-    return { bytes: { path: bytes.path }, transfer: [] };
-  }
-  if (bytes instanceof ChunkBytes) return { bytes: { chunks: bytes.chunks }, transfer: [...new Set(bytes.chunks.map((chunk) => chunk.buffer))] };
-  return { bytes, transfer: [] };
 }
 
 /**

@@ -4,9 +4,7 @@
 //
 // Protocol (structured-clone messages; every reply echoes the request's id):
 //   {id, method: 'load', bytes, options}        -> a new program (bytes: a
-//                                               Uint8Array, {path} of a
-//                                               local file (Node), or the
-//                                               {chunks} of a download)
+//                                               what worker_bytes.js posts)
 //   {id, program, method: 'decompose', args}    -> a new program from one held
 //   {id, program, method: 'dispose'}            frees one (the caller ends the
 //                                               worker when it frees the last)
@@ -20,23 +18,14 @@
 // at the worker's top level.
 
 import { disposedError } from './errors.js';
-import { ChunkBytes } from './chunk_bytes.js';
-import { openFileBytes } from './file_bytes.js';
 import { buffersOf } from './transfer.js';
 import { importHidden, isNode } from './platform.js';
+import { closingOnFailure } from './source.js';
 import { ThreadHost } from './thread_host.js';
+import { bytesInWorker } from './worker_bytes.js';
 
 const hosts = new Map();  // program id -> ThreadHost
 let nextProgram = 0;
-
-// A load's bytes: as sent, {path} of a local file, opened here, or the
-// {chunks} of a download.
-async function bytesOf(bytes) {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (typeof bytes?.path === 'string') return openFileBytes(bytes.path);
-  if (Array.isArray(bytes?.chunks)) return new ChunkBytes(bytes.chunks);
-  return bytes;
-}
 
 function adopt(host) {
   const program = nextProgram++;
@@ -53,13 +42,8 @@ function hostOf(program) {
 async function reply(message) {
   const { method, program, args = [] } = message;
   if (method === 'load') {
-    const bytes = await bytesOf(message.bytes);
-    try {
-      return adopt(await ThreadHost.open(bytes, message.options));
-    } catch (error) {
-      bytes.close?.();  // the core closes a file it took; closing twice does nothing
-      throw error;
-    }
+    const bytes = await bytesInWorker(message.bytes);
+    return adopt(await closingOnFailure(bytes, () => ThreadHost.open(bytes, message.options)));
   }
   if (method === 'decompose') return adopt(hostOf(program).decompose(args[0]));
   if (method === 'dispose') {

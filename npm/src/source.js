@@ -140,3 +140,21 @@ export async function readSource(source, { label, progress = progressReporter(un
   progress.downloaded(bytes.byteLength);
   return { bytes, label: label ?? name };
 }
+
+/**
+ * What open(bytes) resolves to; if it fails, the bytes readSource() gave are
+ * closed (a source the core took is closed by the core already, and closing
+ * twice does nothing).
+ * @template T
+ * @param {any} bytes
+ * @param {() => T | Promise<T>} open
+ * @returns {Promise<T>}
+ */
+export async function closingOnFailure(bytes, open) {
+  try {
+    return await open();
+  } catch (error) {
+    bytes.close?.();
+    throw error;
+  }
+}
