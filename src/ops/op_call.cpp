@@ -43,8 +43,8 @@ std::string OpCall::arg_name(size_t index) const {
 }
 
 const Value& OpCall::arg(size_t index) const {
-  PT2WEB_CHECK(index < args_.size(), where(), "argument index ", index, " out of range");
-  return args_[index];
+  PT2WEB_CHECK(index < num_args_, where(), "argument index ", index, " out of range");
+  return borrowed_ ? *borrowed_[index] : owned_[index];
 }
 
 const Tensor& OpCall::tensor(size_t index) const {

@@ -15,6 +15,7 @@
 #include "ops/op_schema.h"
 #include "ops/random_source.h"
 #include "ops/value.h"
+#include "util/saturating_cast.h"
 
 namespace pt2web {
 
@@ -25,7 +26,7 @@ struct Scalar {
   int64_t i = 0;
   double d = 0.0;
   double to_double() const { return kind == Kind::Double ? d : static_cast<double>(i); }
-  int64_t to_int() const { return kind == Kind::Double ? static_cast<int64_t>(d) : i; }
+  int64_t to_int() const { return kind == Kind::Double ? saturating_cast<int64_t>(d) : i; }
 };
 
 // Runs a subgraph (bodies of higher-order ops such as cond). Implemented by the executor.
@@ -40,11 +41,17 @@ class SubgraphRunner {
 
 class OpCall {
  public:
+  // Owns its arguments (composite operators calling their parts, tests).
   OpCall(const OpSchema& schema, std::vector<Value> args, SubgraphRunner* runner)
-      : schema_(schema), args_(std::move(args)), runner_(runner) {}
+      : schema_(schema), owned_(std::move(args)), num_args_(owned_.size()), runner_(runner) {}
+  // Borrows them: `args[i]` points at argument i, which the caller keeps alive
+  // and unchanged until the call returns (the executor's slots and its plan's
+  // constants), so running a node copies no argument.
+  OpCall(const OpSchema& schema, const Value* const* args, size_t num_args, SubgraphRunner* runner)
+      : schema_(schema), borrowed_(args), num_args_(num_args), runner_(runner) {}
 
   const OpSchema& schema() const { return schema_; }
-  size_t num_args() const { return args_.size(); }
+  size_t num_args() const { return num_args_; }
   const Value& arg(size_t index) const;
 
   const Tensor& tensor(size_t index) const;          // required Tensor
@@ -80,7 +87,9 @@ class OpCall {
 
  private:
   const OpSchema& schema_;
-  std::vector<Value> args_;
+  std::vector<Value> owned_;               // the arguments, when the call owns them
+  const Value* const* borrowed_ = nullptr;  // or pointers to them, when it borrows
+  size_t num_args_ = 0;
   SubgraphRunner* runner_;
 };
 

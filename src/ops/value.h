@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tensor/tensor.h"
+#include "util/saturating_cast.h"
 
 namespace pt2web {
 
@@ -56,7 +57,7 @@ struct Value {
   bool is_tensor() const { return kind == Kind::Tensor; }
   bool is_number() const { return kind == Kind::Int || kind == Kind::Double || kind == Kind::Bool; }
   double to_double() const { return kind == Kind::Double ? d : kind == Kind::Bool ? (b ? 1.0 : 0.0) : static_cast<double>(i); }
-  int64_t to_int() const { return kind == Kind::Double ? static_cast<int64_t>(d) : kind == Kind::Bool ? (b ? 1 : 0) : i; }
+  int64_t to_int() const { return kind == Kind::Double ? saturating_cast<int64_t>(d) : kind == Kind::Bool ? (b ? 1 : 0) : i; }
 };
 
 const char* value_kind_name(Value::Kind kind);

@@ -15,6 +15,7 @@
 #include "tensor/dtype.h"
 #include "tensor/half.h"
 #include "util/error.h"
+#include "util/saturating_cast.h"
 
 namespace pt2web {
 
@@ -101,14 +102,7 @@ inline To convert_element(From value) {
   } else if constexpr (std::is_same<To, Half>::value || std::is_same<To, BFloat16>::value) {
     return To(static_cast<float>(value));
   } else if constexpr (std::is_integral<To>::value && std::is_floating_point<From>::value) {
-    // Out-of-range float -> int is undefined in C++; wasm traps on it. torch
-    // gives implementation-defined values there; we saturate instead of trapping.
-    if (!(value == value)) return To(0);
-    if (value <= static_cast<From>(std::numeric_limits<To>::lowest()))
-      return std::numeric_limits<To>::lowest();
-    if (value >= static_cast<From>(std::numeric_limits<To>::max()))
-      return std::numeric_limits<To>::max();
-    return static_cast<To>(value);
+    return saturating_cast<To>(value);
   } else {
     return static_cast<To>(value);
   }
