@@ -2,6 +2,16 @@
 // Generated from src/runtime/description.schema.json by
 // npm/tools/description_types.mjs: edit the schema, then run the tool.
 
+/** One step of the prepare pipeline (src/runtime/prepare_pipeline.h). */
+export interface PrepareStep {
+  /** The step's name, e.g. "fold batch norms" or "bind nodes to kernels". */
+  step: string;
+  /** What the step changed ("changed the program"); empty when it changed nothing or does not say. */
+  detail: string;
+  /** Milliseconds the step took, summed over the graphs it ran on. */
+  ms: number;
+}
+
 /** The dtypes a Tensor can hold (torch's names without the `torch.` prefix). */
 export type DType = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'int64' | 'int32' | 'int16' | 'int8' | 'uint8' | 'bool' | 'uint16' | 'uint32' | 'uint64' | 'complex64' | 'complex128';
 
@@ -212,6 +222,11 @@ export interface ProgramDescription {
   out_spec: string;
   /** Every operator the program uses, over the graph and all its subgraphs, sorted by target. */
   operators: OperatorDescription[];
+  /**
+   * The prepare steps pt2web ran on the program at load, in order, with their time and what they
+   * changed (null for inspect(), which prepares nothing). A step repeated per subgraph is one entry.
+   */
+  prepare: PrepareStep[] | null;
   /**
    * The program printed in the spirit of Python's print(ep) (Program.description has it; inspect()
    * does not).

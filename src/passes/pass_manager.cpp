@@ -9,17 +9,25 @@ PassManager& PassManager::add(std::string name, ProgramPass pass) {
   return *this;
 }
 
-ExportedProgram PassManager::run(const ExportedProgram& program) const {
-  ExportedProgram current = program;
+bool PassManager::run(ExportedProgram& program, StepLog* log) const {
+  bool any = false;
   for (const auto& [name, pass] : passes_) {
-    current = pass(current);
-    try {
-      verify_program(current);
-    } catch (const Error& e) {
-      fail(ErrorCode::Internal, "pass '", name, "' produced an invalid program: ", e.what());
+    bool changed = false;
+    {
+      LoggedStepTimer step(log, name);
+      changed = pass(program);
+      if (changed) {
+        try {
+          verify_program(program);
+        } catch (const Error& e) {
+          fail(ErrorCode::Internal, "pass '", name, "' produced an invalid program: ", e.what());
+        }
+      }
     }
+    if (changed && log) log->add(name, 0).detail = "changed the program";
+    any = any || changed;
   }
-  return current;
+  return any;
 }
 
 std::vector<std::string> PassManager::names() const {

@@ -278,6 +278,14 @@ json range_constraints_json(const ExportedProgram& program) {
   return out;
 }
 
+json prepare_json(const StepLog* steps) {
+  if (!steps) return nullptr;
+  json out = json::array();
+  for (const LoggedStep& step : steps->steps())
+    out.push_back({{"step", step.name}, {"detail", step.detail}, {"ms", step.milliseconds}});
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLayout* layout,
@@ -298,6 +306,7 @@ nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLay
       {"out_spec", call.out_spec.to_string()},
       {"operators", operators_json(program.graph)},
   };
+  out["prepare"] = prepare_json(options.prepare_steps);
   if (options.printed) out["printed"] = print_program(program);
   return out;
 }

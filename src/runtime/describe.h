@@ -23,6 +23,8 @@
 //   in_spec / out_spec TreeSpec strings as torch prints them
 //   operators        [{target, qualified, count, supported}] over the graph and
 //                    all its subgraphs, sorted by target
+//   prepare          [{step, detail, ms}]: the prepare steps the program went
+//                    through, in order (null when it was only inspected)
 //   printed          print_program(), only with DescribeOptions::printed
 //
 // Ownership: returns a fresh value; borrows nothing. Errors: Error(BadProgram)
@@ -35,11 +37,15 @@
 
 #include "io/pt2_loader.h"
 #include "program/exported_program.h"
+#include "util/step_log.h"
 
 namespace pt2web {
 
 struct DescribeOptions {
   bool printed = false;  // include the printed program (it can be long)
+  // The prepare pipeline's steps (runtime/prepare_pipeline.h), for "prepare";
+  // null (inspect, which prepares nothing) writes null.
+  const StepLog* prepare_steps = nullptr;
 };
 
 nlohmann::json describe_program(const ExportedProgram& program, const ArchiveLayout* layout,

@@ -1,9 +1,9 @@
 #include "runtime/load_time_folding.h"
 
 #include "passes/fold_batch_norm.h"
+#include "passes/pass_manager.h"
 #include "runtime/load_time_packing.h"
 #include "util/error.h"
-#include "util/stage_times.h"
 
 namespace pt2web {
 
@@ -30,26 +30,23 @@ std::set<std::string> written_placeholders_of(const ExportedProgram& loaded, con
   return names;
 }
 
-// The program to run: batch norms folded, then pointwise weights packed; or
-// nothing when neither changed anything (the loaded program runs as it is).
+// The program to run: the load-time graph passes (batch norms folded, then
+// pointwise weights packed) run through a PassManager on a copy of the loaded
+// program; nothing when no pass changed anything (the loaded program runs as
+// it is).
 std::optional<ExportedProgram> prepared(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
-                                        const std::set<std::string>& written) {
+                                        const std::set<std::string>& written, StepLog* log) {
   const std::set<std::string> changing = written_placeholders_of(loaded, written);
   std::optional<ExportedProgram> p;
   {
-    StageTimer timer("prepare: copy program");
+    LoggedStepTimer step(log, "copy the program for the graph passes");
     p = buffers.empty() ? loaded : with_buffers(loaded, buffers);
   }
-  bool changed = false;
-  {
-    StageTimer timer("prepare: fold batch norms");
-    changed = fold_batch_norm_in_place(*p, changing);
-  }
-  {
-    StageTimer timer("prepare: pack weights");
-    changed = pack_pointwise_weights(*p, loaded.constants, changing) || changed;
-  }
-  if (!changed) p.reset();
+  PassManager passes;
+  passes.add("fold batch norms", [&](ExportedProgram& program) { return fold_batch_norm_in_place(program, changing); });
+  passes.add("pack pointwise weights",
+             [&](ExportedProgram& program) { return pack_pointwise_weights(program, loaded.constants, changing); });
+  if (!passes.run(*p, log)) p.reset();
   return p;
 }
 
@@ -62,9 +59,9 @@ bool adds_constants(const ExportedProgram& loaded, const ExportedProgram& p) {
 }  // namespace
 
 LoadTimeFolding fold_at_load(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
-                             const std::set<std::string>& written) {
+                             const std::set<std::string>& written, StepLog* log) {
   LoadTimeFolding result;
-  result.prepared = prepared(loaded, buffers, written);
+  result.prepared = prepared(loaded, buffers, written, log);
   if (!result.prepared || !adds_constants(loaded, *result.prepared)) return result;
   // Any buffer the program does not write may have been folded (a running
   // mean or variance) or packed; replacing one refolds them all (a rare,
@@ -77,7 +74,7 @@ LoadTimeFolding fold_at_load(const ExportedProgram& loaded, const std::map<std::
 void refresh_folds(const ExportedProgram& loaded, const std::map<std::string, Tensor>& buffers,
                    const std::set<std::string>& written, LoadTimeFolding& folded) {
   if (folded.folded_buffers.empty()) return;
-  std::optional<ExportedProgram> fresh = prepared(loaded, buffers, written);
+  std::optional<ExportedProgram> fresh = prepared(loaded, buffers, written, nullptr);
   // The same folds are found (the structure and the shapes are unchanged);
   // only the values of the constants they add differ.
   PT2WEB_CHECK(fresh && folded.prepared, "refolding found nothing to fold");

@@ -5,8 +5,8 @@
 
 #include "io/pt2_writer.h"
 #include "kernels/parallel/thread_pool.h"
-#include "passes/lower_vmap.h"
 #include "runtime/input_mutation.h"
+#include "runtime/prepare_pipeline.h"
 #include "runtime/random_inputs.h"
 #include "util/error.h"
 #include "util/stage_times.h"
@@ -19,13 +19,9 @@ std::shared_ptr<const ByteSource> source_of(Bytes bytes) {
   return bytes ? memory_source(std::move(bytes)) : nullptr;
 }
 
-ExportedProgram load_verified(std::shared_ptr<const ByteSource> source, const std::string& label,
+ExportedProgram load_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
                               ArchiveLayout* layout, const std::string& model, UnreadState* unread = nullptr) {
-  ExportedProgram program = load_pt2(std::move(source), label, layout, unread, model);
-  StageTimer timer("verify");
-  verify_program(program);
-  if (lower_vmap_regions(program)) verify_program(program);
-  return program;
+  return load_pt2(std::move(source), label, layout, unread, model);
 }
 
 // Attaches a profiler to a session and detaches it however the run ends.
@@ -47,17 +43,15 @@ LoadedProgram::LoadedProgram(Bytes bytes, const std::string& label, const std::s
 
 LoadedProgram::LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label,
                              const std::string& model) {
-  ExportedProgram program = load_verified(std::move(source), label, &layout_, model, &unread_);
-  mutates_inputs_ = pt2web::may_mutate_inputs(program);
+  ExportedProgram program = load_archive(std::move(source), label, &layout_, model, &unread_);
   StageTimer timer("session (all of prepare)");
   session_ = std::make_unique<Session>(std::move(program));
+  mutates_inputs_ = pt2web::may_mutate_inputs(session_->program());
 }
 
 LoadedProgram::LoadedProgram(ExportedProgram program) {
-  lower_vmap_regions(program);
-  verify_program(program);
-  mutates_inputs_ = pt2web::may_mutate_inputs(program);
   session_ = std::make_unique<Session>(std::move(program));
+  mutates_inputs_ = pt2web::may_mutate_inputs(session_->program());
 }
 
 int LoadedProgram::set_threads(int threads) {
@@ -127,6 +121,7 @@ MemoryStats LoadedProgram::memory() const {
 }
 
 nlohmann::json LoadedProgram::describe(DescribeOptions options) const {
+  options.prepare_steps = &session_->prepare_steps();
   return describe_program(program(), &layout_, options);
 }
 
@@ -150,7 +145,8 @@ nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOp
 nlohmann::json inspect_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
                                DescribeOptions options, const std::string& model) {
   ArchiveLayout layout;
-  ExportedProgram program = load_verified(std::move(source), label, &layout, model);
+  ExportedProgram program = load_archive(std::move(source), label, &layout, model);
+  verify_and_lower(program, nullptr);
   return describe_program(program, &layout, options);
 }
 

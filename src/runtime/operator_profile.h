@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/executor.h"
+#include "runtime/node_hooks.h"
 
 namespace pt2web {
 

@@ -1,7 +1,5 @@
 #include "runtime/session.h"
 
-#include "io/pt2_loader.h"
-#include "runtime/buffer_writes.h"
 #include "tensor/alignment.h"
 #include "util/error.h"
 #include "util/stage_times.h"
@@ -17,26 +15,16 @@ Tensor constant_tensor(const ExportedProgram& program, const std::string& name) 
   return it->second.tensor;
 }
 
-// Placeholders of parameters and constant tensors: nothing writes them during
-// a run or between runs (buffers can change through set_buffer).
-std::set<std::string> fixed_inputs(const ExportedProgram& program) {
-  std::set<std::string> names;
-  for (const auto& spec : program.signature.input_specs)
-    if (spec.kind == InputKind::Parameter || spec.kind == InputKind::ConstantTensor) names.insert(spec.arg.name);
-  return names;
-}
-
 }  // namespace
 
 Session::Session(ExportedProgram program)
-    : program_(std::move(program)),
-      written_(buffers_the_program_may_write(program_)),
-      folded_(fold_at_load(program_, {}, written_)),
-      executor_(folded_.program(program_).graph, fixed_inputs(folded_.program(program_))) {
+    : prepared_(prepare_program(std::move(program))),
+      program_(prepared_->loaded),
+      executor_(std::move(*prepared_->plans)) {
   StageTimer timer("session: buffers and inputs");
-  const std::set<std::string>& written = written_;
-  written_in_place_ = buffers_written_in_place(program_);
-  if (!written_in_place_.empty()) executor_.set_write_watcher(&journal_);
+  prepared_->plans.reset();  // moved into the executor, which owns them now
+  const std::set<std::string>& written = prepared_->written;
+  if (!prepared_->written_in_place.empty()) executor_.set_write_watcher(&journal_);
   for (const auto& spec : program_.signature.input_specs) {
     if (spec.kind == InputKind::CustomObj)
       fail(ErrorCode::Unsupported, "custom object '", spec.target, "' (torchbind) cannot be run by pt2web");
@@ -51,7 +39,7 @@ Session::Session(ExportedProgram program)
   }
   token_ = Tensor::empty(DType::Float32, {0});
   size_t next_leaf = 0;
-  for (const auto& spec : folded_.program(program_).signature.input_specs) {
+  for (const auto& spec : prepared_->runs().signature.input_specs) {
     const bool user = spec.kind == InputKind::UserInput;
     if (user) user_input_leaf_[spec.arg.name] = next_leaf;
     leaf_of_input_.push_back(user ? next_leaf++ : 0);
@@ -64,7 +52,7 @@ const Tensor* Session::state_tensor(const InputSpec& spec) const {
     case InputKind::Parameter: return &program_.state_dict.at(spec.target);
     case InputKind::Buffer: return &buffers_.at(spec.target);
     case InputKind::ConstantTensor: {
-      const ExportedProgram& runs = folded_.program(program_);
+      const ExportedProgram& runs = prepared_->runs();
       auto it = runs.constants.find(spec.target);
       if (it == runs.constants.end() || it->second.kind != PyValue::Kind::Tensor)
         fail(ErrorCode::BadProgram, "constant '", spec.target, "' is not a tensor");
@@ -97,7 +85,7 @@ std::string shape_signature(const BoundInputs& bound) {
 PyValue Session::run(const PyValue& args, const PyValue& kwargs, TreeSpec::SequenceMatch sequences) {
   BoundInputs bound = bind_user_inputs(program_, args, kwargs, sequences);
   // A failed run leaves the buffers as they were (runtime/write_journal.h).
-  journal_.watch(buffers_, written_in_place_);
+  journal_.watch(buffers_, prepared_->written_in_place);
   JournalScope rollback(journal_);
   std::string key = shape_signature(bound);
   auto it = plans_.find(key);
@@ -185,16 +173,17 @@ void Session::set_buffer(const std::string& name, const Tensor& value) {
     owned_buffers_.insert(name);
   }
   it->second.copy_from(value);
-  if (folded_.folded_buffers.count(name)) refresh_folds(program_, buffers_, written_, folded_);
+  if (prepared_->folded.folded_buffers.count(name))
+    refresh_folds(program_, buffers_, prepared_->written, prepared_->folded);
 }
 
 void Session::reset_state() {
   bool refold = false;
   for (const auto& name : owned_buffers_) {
     buffers_.at(name).copy_from(initial_buffers_.at(name));
-    refold = refold || folded_.folded_buffers.count(name);
+    refold = refold || prepared_->folded.folded_buffers.count(name);
   }
-  if (refold) refresh_folds(program_, buffers_, written_, folded_);
+  if (refold) refresh_folds(program_, buffers_, prepared_->written, prepared_->folded);
 }
 
 }  // namespace pt2web

@@ -6,9 +6,10 @@
 // back into the state and USER_INPUT_MUTATION outputs into the caller's
 // tensors, drops tokens and unflattens the user outputs with out_spec.
 //
-// The graph it runs is the program's with inference batch norms folded into
-// the convolutions before them, once at load (runtime/load_time_folding.h);
-// program() and state_dict() still show the program as loaded.
+// Creating a session runs the prepare pipeline (runtime/prepare_pipeline.h)
+// and nothing else of load-time work: the graph it runs is the pipeline's
+// (inference batch norms folded, weights packed, plans built); program() and
+// state_dict() still show the program as loaded.
 //
 // Ownership: the session owns the program. Parameters and constants borrow
 // the archive bytes; buffers the program can write (runtime/buffer_writes.h)
@@ -29,8 +30,8 @@
 #include "program/exported_program.h"
 #include "runtime/executor.h"
 #include "runtime/input_binding.h"
-#include "runtime/load_time_folding.h"
 #include "runtime/memory_plan.h"
+#include "runtime/prepare_pipeline.h"
 #include "runtime/write_journal.h"
 
 namespace pt2web {
@@ -40,6 +41,8 @@ class Session {
   explicit Session(ExportedProgram program);
 
   const ExportedProgram& program() const { return program_; }
+  // The prepare steps the program went through (runtime/prepare_pipeline.h).
+  const StepLog& prepare_steps() const { return prepared_->steps; }
 
   // args: a Tuple (or List) of positional arguments; kwargs: a Dict.
   // `sequences`: see bind_user_inputs (Exact follows torch).
@@ -69,14 +72,12 @@ class Session {
   const Tensor* state_tensor(const InputSpec& spec) const;
   PyValue execute(const BoundInputs& bound);
 
-  ExportedProgram program_;
-  std::set<std::string> written_;  // buffers the program may write (runtime/buffer_writes.h)
-  LoadTimeFolding folded_;         // the program the executor runs (runtime/load_time_folding.h)
-  Executor executor_;
+  std::unique_ptr<PreparedProgram> prepared_;  // the program and what the pipeline made of it
+  const ExportedProgram& program_;             // prepared_->loaded
+  Executor executor_;                          // runs prepared_'s plans
   std::map<std::string, Tensor> buffers_;          // mutable copies, by buffer name
   std::map<std::string, Tensor> initial_buffers_;  // loaded values
   std::set<std::string> owned_buffers_;            // buffers_ entries that are private copies
-  std::set<std::string> written_in_place_;         // buffers the graph writes in place
   WriteJournal journal_;                           // what a failed run must put back (write_journal.h)
   // Per input spec of the program run, resolved once: its state tensor
   // (map entries never move; set_buffer and refresh_folds write them in

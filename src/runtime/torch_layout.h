@@ -6,7 +6,7 @@
 // torch's follow their input's dimension order), and such a view would then
 // fail or, for as_strided, read other elements.
 //
-// Plan time, plan_torch_layouts(): a view that needs compatible strides
+// Plan time (runtime/plan/torch_layout_plan.h): a view that needs compatible strides
 // (view, _unsafe_view, view_as, unflatten, view_as_complex) of a value that
 // nothing writes in place gets its input's recorded dimension order; if the
 // view fails on pt2web's layout, its input is copied into torch's and viewed
@@ -24,36 +24,24 @@
 // yet) laid out otherwise. Values nothing layout-dependent reads are never
 // checked or copied, and a view that works on pt2web's layout is not copied.
 //
-// Owns: PreparedNode::torch_layouts. Errors: the kernel's (a view that fails
+// Reads: PreparedNode::torch_layouts. Errors: the kernel's (a view that fails
 // on torch's layout too rethrows the error of the run on the copy).
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "ops/op_call.h"
-#include "program/graph.h"
-#include "runtime/executor.h"
+#include "runtime/plan/graph_plan.h"
 #include "tensor/tensor.h"
 
 namespace pt2web {
-
-// The dimensions of a recorded tensor from outermost to innermost in memory,
-// when its recorded strides are dense and non-overlapping (sizes and strides
-// read as their concrete or example values); nullopt otherwise.
-std::optional<std::vector<int>> recorded_dim_order(const TensorMeta& meta);
 
 // Whether t is dense in `order` (dimensions of size 1 may have any stride).
 bool has_dim_order(const Tensor& t, const std::vector<int>& order);
 
 // A copy of t in new storage, dense in `order`.
 Tensor copy_in_dim_order(const Tensor& t, const std::vector<int>& order);
-
-// Fills torch_layouts of the nodes (see above). `slot_names` names each slot
-// in `graph`.
-void plan_torch_layouts(std::vector<PreparedNode>& nodes, const std::vector<std::string>& slot_names,
-                        const Graph& graph);
 
 // Runs node's kernel on call, giving the values node.torch_layouts names
 // torch's layout (see above).

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/executor.h"
+#include "runtime/node_hooks.h"
 #include "tensor/tensor.h"
 
 namespace pt2web {

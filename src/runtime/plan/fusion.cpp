@@ -1,10 +1,10 @@
-#include "runtime/fusion.h"
+#include "runtime/plan/fusion.h"
 
 #include <optional>
 #include <string>
 
 #include "ops/registry.h"
-#include "runtime/plan_rewrite.h"
+#include "runtime/plan/rewrite_helpers.h"
 
 namespace pt2web {
 

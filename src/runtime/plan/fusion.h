@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "runtime/executor.h"
+#include "runtime/plan/graph_plan.h"
 
 namespace pt2web {
 

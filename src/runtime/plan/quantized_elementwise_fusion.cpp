@@ -1,12 +1,12 @@
-#include "runtime/quantized_elementwise_fusion.h"
+#include "runtime/plan/quantized_elementwise_fusion.h"
 
 #include <map>
 #include <optional>
 
 #include "ops/op_compose.h"
 #include "ops/registry.h"
-#include "runtime/plan_rewrite.h"
-#include "runtime/quantized_patterns.h"
+#include "runtime/plan/rewrite_helpers.h"
+#include "runtime/plan/quantized_patterns.h"
 #include "util/error.h"
 
 namespace pt2web {

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/executor.h"
+#include "runtime/plan/graph_plan.h"
 
 namespace pt2web {
 

@@ -1,13 +1,13 @@
-#include "runtime/quantized_fusion.h"
+#include "runtime/plan/quantized_fusion.h"
 
 #include <optional>
 #include <set>
 #include <string>
 
 #include "ops/registry.h"
-#include "runtime/plan_rewrite.h"
-#include "runtime/quantized_elementwise_fusion.h"
-#include "runtime/quantized_patterns.h"
+#include "runtime/plan/rewrite_helpers.h"
+#include "runtime/plan/quantized_elementwise_fusion.h"
+#include "runtime/plan/quantized_patterns.h"
 
 namespace pt2web {
 

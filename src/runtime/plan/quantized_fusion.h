@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "program/graph.h"
-#include "runtime/executor.h"
+#include "runtime/plan/graph_plan.h"
 
 namespace pt2web {
 

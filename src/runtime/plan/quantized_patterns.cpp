@@ -1,6 +1,6 @@
-#include "runtime/quantized_patterns.h"
+#include "runtime/plan/quantized_patterns.h"
 
-#include "runtime/plan_rewrite.h"
+#include "runtime/plan/rewrite_helpers.h"
 
 namespace pt2web {
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <vector>
 
-#include "runtime/executor.h"
+#include "runtime/plan/graph_plan.h"
 
 namespace pt2web {
 

@@ -1,4 +1,4 @@
-#include "runtime/plan_rewrite.h"
+#include "runtime/plan/rewrite_helpers.h"
 
 #include "ops/registry.h"
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/executor.h"
+#include "runtime/plan/graph_plan.h"
 
 namespace pt2web {
 

@@ -9,7 +9,7 @@
 
 #include "cases.h"
 #include "io/pt2_loader.h"
-#include "runtime/executor.h"
+#include "runtime/plan/plan_set.h"
 #include "test_data_dirs.h"
 
 using namespace pt2web;
@@ -24,9 +24,10 @@ Counts plan_counts(const std::string& fixture, bool core) {
   const std::string path = testing::fixtures_dir() + "/" + fixture + (core ? "/model.core.pt2" : "/model.pt2");
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(path));
   ExportedProgram program = load_pt2(bytes, fixture);
-  GraphPlan plan(program.graph);
+  PlanSet plans(program.graph, {}, nullptr);
+  const GraphPlan& plan = plans.root_plan();
   Counts counts;
-  for (const PreparedNode& node : plan.nodes()) {
+  for (const PreparedNode& node : plan.nodes) {
     const std::string name = node.op->schema.qualified_name();
     if (name.rfind("aten::conv", 0) == 0) counts.convolutions += 1;
     if (name == "pt2web::conv_bn_clamp.default") counts.fused += 1;

@@ -12,7 +12,7 @@
 #include "fixture_list.h"
 #include "io/pt2_loader.h"
 #include "runtime/buffer_writes.h"
-#include "runtime/executor.h"
+#include "runtime/plan/plan_set.h"
 #include "runtime/operator_profile.h"
 #include "runtime/session.h"
 #include "tensor/alignment.h"
@@ -29,9 +29,10 @@ std::string model_path(const std::string& fixture, bool core) {
 std::map<std::string, int> plan_op_counts(const std::string& fixture, bool core) {
   auto bytes = std::make_shared<const std::vector<uint8_t>>(testing::read_file(model_path(fixture, core)));
   ExportedProgram program = load_pt2(bytes, fixture);
-  GraphPlan plan(program.graph);
+  PlanSet plans(program.graph, {}, nullptr);
+  const GraphPlan& plan = plans.root_plan();
   std::map<std::string, int> counts;
-  for (const PreparedNode& node : plan.nodes()) counts[node.op->schema.qualified_name()] += 1;
+  for (const PreparedNode& node : plan.nodes) counts[node.op->schema.qualified_name()] += 1;
   return counts;
 }
 
@@ -96,9 +97,10 @@ TEST_CASE("the profile names the integer operator a rewritten node runs", "[fusi
   auto bytes =
       std::make_shared<const std::vector<uint8_t>>(testing::read_file(model_path("q_encoder_small_dyn", false)));
   ExportedProgram program = load_pt2(bytes, "q_encoder_small_dyn");
-  GraphPlan plan(program.graph);
+  PlanSet plans(program.graph, {}, nullptr);
+  const GraphPlan& plan = plans.root_plan();
   OperatorProfile profile;
-  for (const PreparedNode& node : plan.nodes()) profile.node_finished(node, 1.0);
+  for (const PreparedNode& node : plan.nodes) profile.node_finished(node, 1.0);
   // dynamic quantization absorbs nothing after the product: the node keeps aten.linear's target
   bool named = false;
   for (const OperatorTime& row : profile.slowest_first()) {
@@ -119,9 +121,10 @@ TEST_CASE("products whose int8 weight is a fixed input are marked weight_fixed",
     if (spec.kind == InputKind::Buffer) buffers.insert(spec.arg.name);
   REQUIRE(!buffers.empty());
   for (bool mark : {false, true}) {
-    GraphPlan plan(program.graph, mark ? buffers : std::set<std::string>{});
+    PlanSet plans(program.graph, mark ? buffers : std::set<std::string>{}, nullptr);
+    const GraphPlan& plan = plans.root_plan();
     int products = 0;
-    for (const PreparedNode& node : plan.nodes()) {
+    for (const PreparedNode& node : plan.nodes) {
       const std::string name = node.op->schema.qualified_name();
       if (name != "pt2web::quantized_conv2d.default" && name != "pt2web::quantized_linear.default") continue;
       ++products;

@@ -12,7 +12,8 @@
 #include "fixture_list.h"
 #include "fixture_runner.h"
 #include "io/pt2_loader.h"
-#include "runtime/executor.h"
+#include "runtime/plan/plan_set.h"
+#include "runtime/plan/torch_layout_plan.h"
 #include "runtime/torch_layout.h"
 #include "test_data_dirs.h"
 
@@ -107,9 +108,11 @@ TEST_CASE("a view of a value nothing writes may copy its input; as_strided and w
   for (bool core : {false, true}) {
     INFO("core dialect: " << core);
     // y.transpose(1, 2).view(B, T, C) of attention's result: torch's transposed result is contiguous.
-    GraphPlan gpt2(load_export_fixture("stride_gpt2_sdpa", core).graph);
+    ExportedProgram gpt2_program = load_export_fixture("stride_gpt2_sdpa", core);
+    PlanSet gpt2_plans(gpt2_program.graph, {}, nullptr);
+    const GraphPlan& gpt2 = gpt2_plans.root_plan();
     int inputs = 0, outputs = 0;
-    for (const PreparedNode& node : gpt2.nodes())
+    for (const PreparedNode& node : gpt2.nodes)
       for (const TorchLayout& layout : node.torch_layouts) {
         CHECK(node.op->schema.name == "aten::view");
         (layout.input ? inputs : outputs) += 1;
@@ -118,9 +121,11 @@ TEST_CASE("a view of a value nothing writes may copy its input; as_strided and w
     CHECK(outputs == 0);
   }
   // as_strided(x.t() * 3, ...) reads the product's storage: the multiply's result must be torch's (1, 0) order.
-  GraphPlan strided(load_export_fixture("stride_as_strided", false).graph);
+  ExportedProgram strided_program = load_export_fixture("stride_as_strided", false);
+  PlanSet strided_plans(strided_program.graph, {}, nullptr);
+  const GraphPlan& strided = strided_plans.root_plan();
   bool mul_restrided = false;
-  for (const PreparedNode& node : strided.nodes())
+  for (const PreparedNode& node : strided.nodes)
     if (node.op->schema.qualified_name() == "aten::mul.Tensor") {
       REQUIRE(node.torch_layouts.size() == 1);
       CHECK_FALSE(node.torch_layouts[0].input);
@@ -129,8 +134,10 @@ TEST_CASE("a view of a value nothing writes may copy its input; as_strided and w
     }
   CHECK(mul_restrided);
   // add_ writes through transpose(mul).view(-1)[:3]: the multiply itself gets torch's layout, so the write lands in it.
-  GraphPlan written(load_export_fixture("stride_mutate_through_view", false).graph);
-  for (const PreparedNode& node : written.nodes()) {
+  ExportedProgram written_program = load_export_fixture("stride_mutate_through_view", false);
+  PlanSet written_plans(written_program.graph, {}, nullptr);
+  const GraphPlan& written = written_plans.root_plan();
+  for (const PreparedNode& node : written.nodes) {
     const std::string name = node.op->schema.qualified_name();
     if (name == "aten::mul.Tensor") CHECK(node.torch_layouts.size() == 1);
     if (name == "aten::view.default") CHECK(node.torch_layouts.empty());
