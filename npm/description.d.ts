@@ -8,8 +8,6 @@ export interface PrepareStep {
   step: string;
   /** What the step changed ("changed the program"); empty when it changed nothing or does not say. */
   detail: string;
-  /** Milliseconds the step took, summed over the graphs it ran on. */
-  ms: number;
 }
 
 /** The dtypes a Tensor can hold (torch's names without the `torch.` prefix). */
@@ -223,8 +221,9 @@ export interface ProgramDescription {
   /** Every operator the program uses, over the graph and all its subgraphs, sorted by target. */
   operators: OperatorDescription[];
   /**
-   * The prepare steps pt2web ran on the program at load, in order, with their time and what they
-   * changed (null for inspect(), which prepares nothing). A step repeated per subgraph is one entry.
+   * The prepare steps pt2web ran on the program at load, in order, with what they changed (null for
+   * inspect(), which prepares nothing). A step repeated per subgraph is one entry. Their times are
+   * left out so that a program's description is the same on every load.
    */
   prepare: PrepareStep[] | null;
   /**

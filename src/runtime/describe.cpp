@@ -282,7 +282,7 @@ json prepare_json(const StepLog* steps) {
   if (!steps) return nullptr;
   json out = json::array();
   for (const LoggedStep& step : steps->steps())
-    out.push_back({{"step", step.name}, {"detail", step.detail}, {"ms", step.milliseconds}});
+    out.push_back({{"step", step.name}, {"detail", step.detail}});
   return out;
 }
 

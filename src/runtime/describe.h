@@ -23,8 +23,9 @@
 //   in_spec / out_spec TreeSpec strings as torch prints them
 //   operators        [{target, qualified, count, supported}] over the graph and
 //                    all its subgraphs, sorted by target
-//   prepare          [{step, detail, ms}]: the prepare steps the program went
-//                    through, in order (null when it was only inspected)
+//   prepare          [{step, detail}]: the prepare steps the program went
+//                    through, in order (null when it was only inspected); no
+//                    times, so a description is the same on every load
 //   printed          print_program(), only with DescribeOptions::printed
 //
 // Ownership: returns a fresh value; borrows nothing. Errors: Error(BadProgram)
