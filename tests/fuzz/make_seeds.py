@@ -12,6 +12,7 @@ OUT_DIR/<target>/ gets, for each fixture archive small enough to fuzz fast:
                          example inputs)
   program_json:          serialized_exported_program.json
   tree_spec:             every in_spec / out_spec string of the programs
+  op_calls:              64 deterministic random operator-call recipes
 Only the standard library is used.
 """
 import collections
@@ -20,6 +21,7 @@ import io
 import json
 import os
 import pickle
+import random
 import sys
 import zipfile
 
@@ -132,6 +134,12 @@ def main(fixtures_dir, out_dir):
                             save(out_dir, "program_json", data)
                         for spec in specs(json.loads(data)):
                             save(out_dir, "tree_spec", spec.encode())
+    # fuzz_op_calls reads any bytes as a recipe (tests/support/op_call_fuzz.h):
+    # its seeds are deterministic random recipes of the sweep's length, so
+    # libFuzzer starts from chains that already reach many operators.
+    recipes = random.Random(20261207)
+    for _ in range(64):
+        save(out_dir, "op_calls", bytes(recipes.getrandbits(8) for _ in range(96)))
     for target in sorted(os.listdir(out_dir)):
         counts[target] = len(os.listdir(os.path.join(out_dir, target)))
     print("make_seeds:", ", ".join(f"{t} {n}" for t, n in counts.items()))

@@ -141,7 +141,7 @@ T polygamma(int64_t n, T x) {
   if (n == 1) return trigamma<T>(x);
   const T sign = (n % 2) ? T(1) : T(-1);
   const T factorial = std::exp(std::lgamma(static_cast<T>(n) + 1));
-  return sign * factorial * hurwitz_zeta<T>(static_cast<T>(n + 1), x);
+  return sign * factorial * hurwitz_zeta<T>(static_cast<T>(n) + 1, x);  // n + 1 in T: n may be int64's largest
 }
 
 // P(a, x) = gamma(a, x) / Gamma(a) and Q = 1 - P, for a, x >= 0 (NaN

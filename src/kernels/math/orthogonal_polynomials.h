@@ -48,7 +48,7 @@ T chebyshev_t(T x, int64_t n) {
 template <typename T>
 T chebyshev_u(T x, int64_t n) {
   if (n < 0) return 0;
-  const T n1 = static_cast<T>(n + 1);
+  const T n1 = static_cast<T>(n) + 1;  // in T: n may be int64's largest
   if (std::abs(x) == 1) return x > 0 ? n1 : alternating<T>(n) * n1;
   if (n > 8 && std::abs(x) < 1) {
     const T t = std::acos(x);
@@ -63,7 +63,7 @@ T chebyshev_u(T x, int64_t n) {
 template <typename T>
 T chebyshev_v(T x, int64_t n) {
   if (n < 0) return 0;
-  const T odd = static_cast<T>(2 * n + 1);
+  const T odd = static_cast<T>(n) * 2 + 1;  // in T, as n1 above
   if (std::abs(x) == 1) return x > 0 ? T(1) : alternating<T>(n) * odd;
   if (n > 8 && std::abs(x) < 1) {
     const T t = std::acos(x);
@@ -77,7 +77,7 @@ T chebyshev_v(T x, int64_t n) {
 template <typename T>
 T chebyshev_w(T x, int64_t n) {
   if (n < 0) return 0;
-  const T odd = static_cast<T>(2 * n + 1);
+  const T odd = static_cast<T>(n) * 2 + 1;  // in T, as n1 above
   if (std::abs(x) == 1) return x > 0 ? odd : alternating<T>(n);
   if (n > 8 && std::abs(x) < 1) {
     const T t = std::acos(x);

@@ -1,6 +1,7 @@
 // Symbolic-int operators (sizes read at run time and arithmetic on them, as
 // Python's operator module and torch.sym_* spell them) and runtime assertions.
 #include <cmath>
+#include <limits>
 
 #include "ops/control_flow/control_flow.h"
 #include "ops/op_utils.h"
@@ -20,8 +21,38 @@ void sym_stride_op(OpCall& c) {
 void sym_numel_op(OpCall& c) { c.outputs.push_back(Value::from_int(c.tensor(0).numel())); }
 void sym_storage_offset_op(OpCall& c) { c.outputs.push_back(Value::from_int(c.tensor(0).storage_offset())); }
 
+// Python's ints do not overflow; pt2web's size arithmetic is int64, so a
+// result past its range is refused instead of wrapping into a wrong size.
+[[noreturn]] void fail_overflow(const char* op) {
+  fail(ErrorCode::BadInput, "integer overflow in a size expression (", op, "): the result is past int64");
+}
+
+int64_t checked_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) fail_overflow("+");
+  return r;
+}
+int64_t checked_sub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) fail_overflow("-");
+  return r;
+}
+int64_t checked_mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) fail_overflow("*");
+  return r;
+}
+
+// A float's integer part as an int64 (trunc, floor, ceil, int()).
+int64_t to_int64(double v, const char* op) {
+  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+    fail(ErrorCode::BadInput, op, "(", v, ") in a size expression is not an int64");
+  return static_cast<int64_t>(v);
+}
+
 int64_t floor_div(int64_t a, int64_t b) {
   if (b == 0) fail(ErrorCode::BadInput, "integer division by zero in a size expression");
+  if (a == std::numeric_limits<int64_t>::min() && b == -1) fail_overflow("//");
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
@@ -43,19 +74,20 @@ void python_compare(OpCall& c, F f) {
   c.outputs.push_back(Value::from_bool(f(c.arg(0).to_double(), c.arg(1).to_double())));
 }
 
-void op_add(OpCall& c) { python_binary(c, [](int64_t a, int64_t b) { return a + b; }, [](double a, double b) { return a + b; }); }
-void op_sub(OpCall& c) { python_binary(c, [](int64_t a, int64_t b) { return a - b; }, [](double a, double b) { return a - b; }); }
-void op_mul(OpCall& c) { python_binary(c, [](int64_t a, int64_t b) { return a * b; }, [](double a, double b) { return a * b; }); }
+void op_add(OpCall& c) { python_binary(c, checked_add, [](double a, double b) { return a + b; }); }
+void op_sub(OpCall& c) { python_binary(c, checked_sub, [](double a, double b) { return a - b; }); }
+void op_mul(OpCall& c) { python_binary(c, checked_mul, [](double a, double b) { return a * b; }); }
 void op_floordiv(OpCall& c) {
   python_binary(c, floor_div, [](double a, double b) { return std::floor(a / b); });
 }
 void op_mod(OpCall& c) {
-  python_binary(c, [](int64_t a, int64_t b) { return a - floor_div(a, b) * b; },
+  // a - (a // b) * b never leaves int64 once the division did.
+  python_binary(c, [](int64_t a, int64_t b) { return checked_sub(a, checked_mul(floor_div(a, b), b)); },
                 [](double a, double b) { return a - std::floor(a / b) * b; });
 }
 void op_truediv(OpCall& c) { c.outputs.push_back(Value::from_double(c.arg(0).to_double() / c.arg(1).to_double())); }
 void op_pow(OpCall& c) {
-  python_binary(c, [](int64_t a, int64_t b) { return static_cast<int64_t>(std::llround(std::pow(a, b))); },
+  python_binary(c, [](int64_t a, int64_t b) { return to_int64(std::round(std::pow(a, b)), "pow"); },
                 [](double a, double b) { return std::pow(a, b); });
 }
 void op_max(OpCall& c) { python_binary(c, [](int64_t a, int64_t b) { return std::max(a, b); }, [](double a, double b) { return std::max(a, b); }); }
@@ -70,14 +102,14 @@ void op_and(OpCall& c) { c.outputs.push_back(Value::from_bool(c.arg(0).to_int() 
 void op_or(OpCall& c) { c.outputs.push_back(Value::from_bool(c.arg(0).to_int() || c.arg(1).to_int())); }
 void op_neg(OpCall& c) {
   const Value& v = c.arg(0);
-  c.outputs.push_back(v.kind == Value::Kind::Double ? Value::from_double(-v.d) : Value::from_int(-v.to_int()));
+  c.outputs.push_back(v.kind == Value::Kind::Double ? Value::from_double(-v.d) : Value::from_int(checked_sub(0, v.to_int())));
 }
 void op_not(OpCall& c) { c.outputs.push_back(Value::from_bool(!c.arg(0).to_int())); }
-void op_trunc(OpCall& c) { c.outputs.push_back(Value::from_int(static_cast<int64_t>(std::trunc(c.arg(0).to_double())))); }
-void op_floor(OpCall& c) { c.outputs.push_back(Value::from_int(static_cast<int64_t>(std::floor(c.arg(0).to_double())))); }
-void op_ceil(OpCall& c) { c.outputs.push_back(Value::from_int(static_cast<int64_t>(std::ceil(c.arg(0).to_double())))); }
+void op_trunc(OpCall& c) { c.outputs.push_back(Value::from_int(to_int64(std::trunc(c.arg(0).to_double()), "trunc"))); }
+void op_floor(OpCall& c) { c.outputs.push_back(Value::from_int(to_int64(std::floor(c.arg(0).to_double()), "floor"))); }
+void op_ceil(OpCall& c) { c.outputs.push_back(Value::from_int(to_int64(std::ceil(c.arg(0).to_double()), "ceil"))); }
 void op_sym_float(OpCall& c) { c.outputs.push_back(Value::from_double(c.arg(0).to_double())); }
-void op_sym_int(OpCall& c) { c.outputs.push_back(Value::from_int(static_cast<int64_t>(std::trunc(c.arg(0).to_double())))); }
+void op_sym_int(OpCall& c) { c.outputs.push_back(Value::from_int(to_int64(std::trunc(c.arg(0).to_double()), "int"))); }
 void op_sym_sqrt(OpCall& c) { c.outputs.push_back(Value::from_double(std::sqrt(c.arg(0).to_double()))); }
 void op_sym_ite(OpCall& c) { c.outputs.push_back(c.arg(0).to_int() ? c.arg(1) : c.arg(2)); }
 

@@ -6,6 +6,7 @@
 // exists here, and device/pin_memory do not matter on this CPU-only runtime.
 // "empty" tensors are zero-filled, which is one of the values ATen may return.
 #include <cmath>
+#include <limits>
 
 #include "ops/elementwise.h"
 #include "ops/creation/creation.h"
@@ -189,10 +190,17 @@ Tensor arange_tensor(const OpCall& c, const Scalar& start, const Scalar& end, co
     if (!((st > 0 && s1 >= s0) || (st < 0 && s1 <= s0)))
       fail(ErrorCode::BadInput, c.where(), "upper bound and larger bound inconsistent with step sign");
     if (dtype == DType::Int64) {
-      int64_t sign = st > 0 ? 1 : -1;
-      size = (s1 - s0 + st - sign) / st;
+      // ceil(|s1 - s0| / |st|) in unsigned arithmetic: the difference of two
+      // int64 values, and so the length, can pass int64's range.
+      const uint64_t distance = st > 0 ? static_cast<uint64_t>(s1) - static_cast<uint64_t>(s0)
+                                       : static_cast<uint64_t>(s0) - static_cast<uint64_t>(s1);
+      const uint64_t stride = st > 0 ? static_cast<uint64_t>(st) : 0 - static_cast<uint64_t>(st);
+      const uint64_t length = distance / stride + (distance % stride != 0 ? 1 : 0);
+      if (length > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+        fail(ErrorCode::BadInput, c.where(), "invalid size, possible overflow?");
+      size = static_cast<int64_t>(length);
     } else {
-      size = static_cast<int64_t>(std::ceil((end.to_double() - start.to_double()) / step.to_double()));
+      size = saturating_cast<int64_t>(std::ceil((end.to_double() - start.to_double()) / step.to_double()));
     }
   } else {
     double s0 = start.to_double(), s1 = end.to_double(), st = step.to_double();
@@ -210,8 +218,10 @@ Tensor arange_tensor(const OpCall& c, const Scalar& start, const Scalar& end, co
     using T = typename decltype(tag)::type;
     T* dst = out.data<T>();
     if constexpr (std::is_integral<T>::value) {
-      int64_t s0 = start.to_int(), st = step.to_int();
-      for (int64_t i = 0; i < size; ++i) dst[i] = static_cast<T>(s0 + st * i);
+      // Every value lies between start and end, but st * i alone may not fit
+      // int64: step in unsigned (modular) arithmetic, exact for what fits.
+      const uint64_t s0 = static_cast<uint64_t>(start.to_int()), st = static_cast<uint64_t>(step.to_int());
+      for (int64_t i = 0; i < size; ++i) dst[i] = static_cast<T>(static_cast<int64_t>(s0 + st * static_cast<uint64_t>(i)));
     } else {
       double s0 = start.to_double(), st = step.to_double();
       for (int64_t i = 0; i < size; ++i) dst[i] = convert_element<T>(s0 + st * static_cast<double>(i));

@@ -109,7 +109,9 @@ std::vector<Tensor> split_by_sizes(const OpCall& c, const Tensor& x, const std::
     if (s < 0)
       fail(ErrorCode::BadInput, c.where(), "split_with_sizes expects split_sizes have only non-negative entries, but got "
            "split_sizes=", shape_to_string(sizes));
-    total += s;
+    // A sum past int64 cannot match the size either.
+    if (__builtin_add_overflow(total, s, &total)) total = -1;
+    if (total < 0) break;
   }
   if (total != x.sizes()[dim])
     fail(ErrorCode::BadInput, c.where(), "split_with_sizes expects split_sizes to sum exactly to ", x.sizes()[dim],
