@@ -6,6 +6,7 @@
 
 #include "ops/op_utils.h"
 #include "tensor/storage_size.h"
+#include "tensor/strided_extent.h"
 #include "tensor/strided_loop.h"
 #include "util/error.h"
 
@@ -230,23 +231,26 @@ Tensor checked_as_strided(const Tensor& x, const std::vector<int64_t>& sizes, co
                           int64_t offset, const std::string& where) {
   if (sizes.size() != strides.size())
     fail(ErrorCode::BadInput, where, "mismatch in length of strides and shape");
-  int64_t extent = 1;  // elements needed from the offset on
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] < 0) fail(ErrorCode::BadInput, where, "Trying to create tensor with negative dimension ", sizes[i]);
     if (strides[i] < 0)
       fail(ErrorCode::BadInput, where, "as_strided: Negative strides are not supported at the moment, got strides: ",
            shape_to_string(strides));
-    if (sizes[i] == 0) extent = 0;
   }
-  if (extent != 0)
-    for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
   if (offset < 0) fail(ErrorCode::BadInput, where, "Tensor: invalid storage offset ", offset);
   const int64_t item = static_cast<int64_t>(element_size(x.dtype()));
   const int64_t available = static_cast<int64_t>(x.storage()->nbytes()) / item;
-  if (extent > 0 && offset + extent > available)
+  // Elements needed from the offset on; past int64 they cannot fit either.
+  const std::optional<int64_t> extent = strided_extent(sizes, strides);
+  if (!extent || (*extent > 0 && (offset > available || *extent > available - offset))) {
+    int64_t required = 0;
+    const bool fits = extent && !__builtin_add_overflow(offset, *extent, &required) &&
+                      !__builtin_mul_overflow(required, item, &required);
     fail(ErrorCode::BadInput, where, "setStorage: sizes ", shape_to_string(sizes), ", strides ", shape_to_string(strides),
-         ", storage offset ", offset, ", and itemsize ", item, " requiring a storage size of ", (offset + extent) * item,
-         " are out of bounds for storage of size ", x.storage()->nbytes());
+         ", storage offset ", offset, ", and itemsize ", item, " requiring a storage size of ",
+         fits ? std::to_string(required) : std::string("more than 2^63"), " are out of bounds for storage of size ",
+         x.storage()->nbytes());
+  }
   return x.as_strided(sizes, strides, offset);
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "tensor/allocator.h"
@@ -73,7 +74,11 @@ Shape contiguous_strides(const Shape& sizes) {
   int64_t stride = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = stride;
-    stride *= sizes[i] > 1 ? sizes[i] : 1;
+    // Past int64 only when another dimension is 0 (a tensor with elements
+    // has strides under its numel): such strides are never used, so any
+    // defined value serves. Saturate instead of overflowing.
+    if (__builtin_mul_overflow(stride, sizes[i] > 1 ? sizes[i] : 1, &stride))
+      stride = std::numeric_limits<int64_t>::max();
   }
   return strides;
 }

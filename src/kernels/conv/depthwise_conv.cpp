@@ -4,6 +4,7 @@
 
 #include "kernels/parallel/thread_pool.h"
 #include "kernels/vec4.h"
+#include "util/int_math.h"
 
 namespace pt2web {
 
@@ -12,7 +13,6 @@ namespace {
 using simd::Vec4;
 
 // Smallest integer >= a / b for b > 0.
-int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
 // floor(a / 2) for any sign.
 int64_t floor_half(int64_t a) { return a >= 0 ? a / 2 : -((1 - a) / 2); }

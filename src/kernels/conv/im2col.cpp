@@ -4,13 +4,13 @@
 #include <cstring>
 
 #include "kernels/parallel/thread_pool.h"
+#include "util/int_math.h"
 
 namespace pt2web {
 
 namespace {
 
 // Smallest integer >= a / b for b > 0.
-int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
 // Rows of channels [c0, c1) of the column matrix.
 void im2col_channels(const Im2colShape& s, const float* image, float* cols, int64_t c0, int64_t c1) {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "ops/control_flow/control_flow.h"
+#include "ops/existing_dim.h"
 #include "ops/op_utils.h"
 
 namespace pt2web {
@@ -12,11 +13,11 @@ namespace {
 
 void sym_size_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
-  c.outputs.push_back(Value::from_int(x.sizes()[wrap_dim(c.int_arg(1), x.dim())]));
+  c.outputs.push_back(Value::from_int(x.sizes()[existing_dim(x, c.int_arg(1), c.where())]));
 }
 void sym_stride_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
-  c.outputs.push_back(Value::from_int(x.strides()[wrap_dim(c.int_arg(1), x.dim())]));
+  c.outputs.push_back(Value::from_int(x.strides()[existing_dim(x, c.int_arg(1), c.where())]));
 }
 void sym_numel_op(OpCall& c) { c.outputs.push_back(Value::from_int(c.tensor(0).numel())); }
 void sym_storage_offset_op(OpCall& c) { c.outputs.push_back(Value::from_int(c.tensor(0).storage_offset())); }

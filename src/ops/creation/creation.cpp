@@ -13,6 +13,7 @@
 #include "ops/op_utils.h"
 #include "ops/shape_indexing.h"
 #include "tensor/storage_size.h"
+#include "tensor/strided_extent.h"
 
 namespace pt2web {
 
@@ -140,15 +141,15 @@ void new_op(OpCall& c) {
 Tensor strided_tensor(const OpCall& c, const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
                       DType dtype) {
   check_sizes(c, sizes);
-  int64_t extent = 1;
-  for (size_t i = 0; i < sizes.size() && i < strides.size(); ++i) {
-    if (sizes[i] == 0) extent = 0;
-    if (strides[i] < 0) fail(ErrorCode::BadInput, c.where(), "negative strides are not supported: ", shape_to_string(strides));
-  }
+  for (int64_t stride : strides)
+    if (stride < 0) fail(ErrorCode::BadInput, c.where(), "negative strides are not supported: ", shape_to_string(strides));
   if (sizes.size() != strides.size())
     fail(ErrorCode::BadInput, c.where(), "mismatch in length of strides and shape");
-  if (extent != 0)
-    for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
+  const std::optional<int64_t> reach = strided_extent(sizes, strides);
+  if (!reach)
+    fail(ErrorCode::OutOfMemory, c.where(), "the storage for sizes ", shape_to_string(sizes), " and strides ",
+         shape_to_string(strides), " has more than 2^63 elements");
+  const int64_t extent = *reach;
   auto storage = Storage::allocate(storage_bytes(extent, dtype));
   return Tensor(std::move(storage), dtype, sizes, strides, 0);
 }

@@ -3,7 +3,7 @@
 // block_diag (matrices along the diagonal of a zero matrix), cartesian_prod
 // and combinations (tuples of elements, one per row).
 #include <algorithm>
-#include <functional>
+#include <limits>
 
 #include "ops/creation/creation.h"
 #include "ops/op_compose.h"
@@ -79,12 +79,11 @@ void block_diag_op(OpCall& c) {
 }
 
 // Rows of element tuples: column j holds x[positions[row * width + j]].
-Tensor tuples_of(const Tensor& x, const std::vector<int64_t>& positions, int64_t width) {
-  Tensor index = Tensor::empty(DType::Int64, {static_cast<int64_t>(positions.size())});
-  std::copy(positions.begin(), positions.end(), index.data<int64_t>());
+Tensor tuples_at(const Tensor& x, const Tensor& index, int64_t width) {
   Tensor picked = run_op1("aten::index_select.default", {arg(x), arg(int64_t(0)), arg(index)});
-  return reshape(picked, {static_cast<int64_t>(positions.size()) / std::max<int64_t>(width, 1), width});
+  return reshape(picked, {index.numel() / std::max<int64_t>(width, 1), width});
 }
+
 
 // cartesian_prod: every tuple of one element per input, in row-major order
 // ([N1 * N2 * ..., inputs]); a single input comes back as it is.
@@ -117,20 +116,34 @@ void combinations_op(OpCall& c) {
     return;
   }
   const int64_t n = x.numel();
-  std::vector<int64_t> positions, tuple;
-  std::function<void(int64_t)> extend = [&](int64_t from) {
-    if (static_cast<int64_t>(tuple.size()) == r) {
-      positions.insert(positions.end(), tuple.begin(), tuple.end());
-      return;
-    }
-    for (int64_t i = from; i < n; ++i) {
-      tuple.push_back(i);
-      extend(repeat ? i : i + 1);
-      tuple.pop_back();
-    }
-  };
-  extend(0);
-  c.push(tuples_of(x, positions, r));
+  // How many tuples: C(n, r), or C(n + r - 1, r) with replacement. Counted
+  // first (saturating at 2^63) so that sizes no memory holds are refused
+  // before anything is made.
+  const int64_t pool = repeat ? (n == 0 ? 0 : n + r - 1) : n;
+  unsigned __int128 count = pool >= r ? 1 : 0;
+  const unsigned __int128 cap = static_cast<unsigned __int128>(std::numeric_limits<int64_t>::max());
+  for (int64_t i = 1; i <= r && count > 0 && count <= cap; ++i)
+    count = count * static_cast<unsigned __int128>(pool - r + i) / static_cast<unsigned __int128>(i);
+  int64_t elements = 0;
+  if (count > cap || __builtin_mul_overflow(static_cast<int64_t>(count), r, &elements))
+    fail(ErrorCode::OutOfMemory, c.where(), "combinations of ", n, " values taken ", r, " at a time number more "
+         "than 2^63 elements");
+  Tensor index = Tensor::empty(DType::Int64, {elements});  // refused when no storage holds it
+  int64_t* out = index.data<int64_t>();
+  // The tuples in lexicographic order, as an odometer: the rightmost position
+  // that can still grow steps up, and the ones after it restart from it.
+  std::vector<int64_t> tuple(static_cast<size_t>(count > 0 ? r : 0));
+  for (int64_t k = 0; k < static_cast<int64_t>(tuple.size()); ++k) tuple[k] = repeat ? 0 : k;
+  const auto highest = [&](int64_t k) { return repeat ? n - 1 : n - r + k; };
+  while (!tuple.empty()) {
+    out = std::copy(tuple.begin(), tuple.end(), out);
+    int64_t k = r - 1;
+    while (k >= 0 && tuple[k] == highest(k)) --k;
+    if (k < 0) break;
+    ++tuple[k];
+    for (int64_t j = k + 1; j < r; ++j) tuple[j] = repeat ? tuple[k] : tuple[j - 1] + 1;
+  }
+  c.push(tuples_at(x, index, r));
 }
 
 }  // namespace

@@ -211,13 +211,19 @@ void unsafe_masked_index_put_accumulate_op(OpCall& c) {
 }
 
 // The positions 0..counts.size()-1, position i repeated counts[i] times.
+// The total is checked first and the tensor allocated through the storage
+// checks, so huge counts are refused with OUT_OF_MEMORY, never attempted.
 Tensor repeated_positions(const std::vector<int64_t>& counts, const std::string& where) {
-  std::vector<int64_t> positions;
-  for (size_t i = 0; i < counts.size(); ++i) {
-    if (counts[i] < 0) fail(ErrorCode::BadInput, where, "repeats can not be negative");
-    positions.insert(positions.end(), static_cast<size_t>(counts[i]), static_cast<int64_t>(i));
+  int64_t total = 0;
+  for (int64_t count : counts) {
+    if (count < 0) fail(ErrorCode::BadInput, where, "repeats can not be negative");
+    if (__builtin_add_overflow(total, count, &total))
+      fail(ErrorCode::OutOfMemory, where, "the repeated positions number more than 2^63");
   }
-  return int64_tensor({static_cast<int64_t>(positions.size())}, positions);
+  Tensor positions = Tensor::empty(DType::Int64, {total});
+  int64_t* out = positions.data<int64_t>();
+  for (size_t i = 0; i < counts.size(); ++i) out = std::fill_n(out, counts[i], static_cast<int64_t>(i));
+  return positions;
 }
 
 // repeat_interleave(self, repeats, dim): every slice along dim repeated

@@ -12,7 +12,6 @@
 #include "ops/op_utils.h"
 #include "ops/type_promotion.h"
 #include "ops/views.h"
-#include "util/wrapping_arithmetic.h"
 
 namespace pt2web {
 
@@ -72,7 +71,8 @@ void matmul_2d_into(const Tensor& a, const Tensor& b, T* c) {
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
       T acc = T(0);
-      for (int64_t k = 0; k < K; ++k) acc = wrapping_add(acc, wrapping_mul(pa[i * ra + k * ca], pb[k * rb + j * cb]));
+      for (int64_t k = 0; k < K; ++k)
+        acc = elementwise::wrapping_add(acc, elementwise::wrapping_mul(pa[i * ra + k * ca], pb[k * rb + j * cb]));
       c[i * N + j] = acc;
     }
 }

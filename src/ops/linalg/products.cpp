@@ -192,6 +192,7 @@ void cross_op(OpCall& c) {
   const Tensor& b = c.tensor(1);
   if (a.dim() != b.dim())
     fail(ErrorCode::BadInput, c.where(), "linalg.cross: inputs must have the same number of dimensions.");
+  if (a.dim() == 0) fail(ErrorCode::BadInput, c.where(), "linalg.cross: inputs must have at least one dimension");
   const Shape shape = broadcast_shapes(a.sizes(), b.sizes());
   int64_t dim = -1;
   if (auto given = c.optional_int(2)) {

@@ -56,6 +56,8 @@ void bilinear_op(OpCall& c) {
   if (x1.dim() != x2.dim())
     fail(ErrorCode::BadInput, c.where(), "bilinear(): input dimensions do not match: got ", x1.dim(), " and ",
          x2.dim());
+  if (x1.dim() == 0 || (bias.defined() && bias.dim() == 0))
+    fail(ErrorCode::BadInput, c.where(), "bilinear(): inputs and bias must have at least one dimension");
   for (int64_t d = 0; d + 1 < x1.dim(); ++d)
     if (x1.size(d) != x2.size(d))
       fail(ErrorCode::BadInput, c.where(), "bilinear(): input batch dimensions do not match: got ", x1.size(d),

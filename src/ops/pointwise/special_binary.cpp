@@ -9,6 +9,7 @@
 
 #include "kernels/math/gamma_functions.h"
 #include "kernels/math/orthogonal_polynomials.h"
+#include "ops/op_compose.h"
 #include "ops/pointwise/floating_maps.h"
 #include "ops/pointwise/pointwise.h"
 
@@ -91,13 +92,35 @@ PT2WEB_POLYNOMIAL(LegendreP, legendre_p)
 
 #undef PT2WEB_POLYNOMIAL
 
-// Registers name(x, n), name.x_scalar and name.n_scalar.
+// Laguerre and Legendre values stay bounded where they are evaluated, so
+// their recurrence (n steps per element, as ATen's) never stops early on an
+// overflow: a degree past this many steps is refused rather than run for
+// hours. The other polynomials overflow (and stop) within a few hundred
+// steps or have closed forms for large degrees.
+constexpr double kMostRecurrenceSteps = 1 << 22;
+
 template <typename Fn>
+void recurrence_polynomial(OpCall& c) {
+  const Value& n = c.arg(1);
+  double top = 0;
+  if (n.is_tensor()) {
+    if (n.tensor.numel() > 0) top = run_op1("aten::max.default", {n}).to(DType::Float64).item_as_double();
+  } else {
+    top = n.to_double();
+  }
+  if (top > kMostRecurrenceSteps && top < 9.2e18)
+    fail(ErrorCode::Unsupported, c.where(), "degree ", top, " is past the ", kMostRecurrenceSteps,
+         " recurrence steps per element pt2web runs for this polynomial");
+  special_binary<Fn, Precision::Full>(c);
+}
+
+// Registers name(x, n), name.x_scalar and name.n_scalar.
+template <typename Fn, KernelFn Kernel = special_binary<Fn, Precision::Full>>
 void add_polynomial(OpTable& t, const std::string& name) {
   const std::string base = "aten::special_" + name;
-  t.add(base + "(Tensor x, Tensor n) -> Tensor", special_binary<Fn, Precision::Full>);
-  t.add(base + ".x_scalar(Scalar x, Tensor n) -> Tensor", special_binary<Fn, Precision::Full>);
-  t.add(base + ".n_scalar(Tensor x, Scalar n) -> Tensor", special_binary<Fn, Precision::Full>);
+  t.add(base + "(Tensor x, Tensor n) -> Tensor", Kernel);
+  t.add(base + ".x_scalar(Scalar x, Tensor n) -> Tensor", Kernel);
+  t.add(base + ".n_scalar(Tensor x, Scalar n) -> Tensor", Kernel);
 }
 
 }  // namespace
@@ -130,8 +153,8 @@ void register_special_binary_ops(OpTable& t) {
   add_polynomial<ShiftedChebyshevW>(t, "shifted_chebyshev_polynomial_w");
   add_polynomial<HermiteH>(t, "hermite_polynomial_h");
   add_polynomial<HermiteHe>(t, "hermite_polynomial_he");
-  add_polynomial<LaguerreL>(t, "laguerre_polynomial_l");
-  add_polynomial<LegendreP>(t, "legendre_polynomial_p");
+  add_polynomial<LaguerreL, recurrence_polynomial<LaguerreL>>(t, "laguerre_polynomial_l");
+  add_polynomial<LegendreP, recurrence_polynomial<LegendreP>>(t, "legendre_polynomial_p");
 }
 
 }  // namespace pt2web

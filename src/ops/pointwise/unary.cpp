@@ -183,7 +183,7 @@ void round_decimals_op(OpCall& c) {
   const Tensor& x = c.tensor(0);
   check_kinds(c, x.dtype(), Kinds::Floating);
   bool negative = decimals < 0;
-  double scale = std::pow(10.0, static_cast<double>(negative ? -decimals : decimals));
+  double scale = std::pow(10.0, negative ? -static_cast<double>(decimals) : static_cast<double>(decimals));
   Tensor out = map_elements<Kinds::Floating, false>(x.dtype(), [scale, negative](auto v) {
     using M = decltype(v);
     M s = static_cast<M>(scale);

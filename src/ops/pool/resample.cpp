@@ -265,7 +265,11 @@ void vec_args(const OpCall& c, const Tensor& input, int64_t rank, size_t size_ar
          " dims, got ", factors.size(), " for input of shape ", shape_to_string(input.sizes()));
   out_size.clear();
   for (int64_t i = 0; i < rank; ++i) {
-    out_size.push_back(static_cast<int64_t>(static_cast<double>(input.size(2 + i)) * factors[i]));
+    const double size = static_cast<double>(input.size(2 + i)) * factors[i];
+    if (!(size >= 0 && size < 9.2e18))
+      fail(ErrorCode::BadInput, c.where(), "scale factor ", factors[i], " gives an output size of ", size,
+           " for an input of shape ", shape_to_string(input.sizes()));
+    out_size.push_back(static_cast<int64_t>(size));
     scales[i] = factors[i];
   }
 }

@@ -4,6 +4,8 @@
 // kernel: without weights the counts are int64; float32 weights sum in
 // float32, any other weights are converted to float64 and sum in float64;
 // an empty input gives minlength int64 zeros, weights or not.
+#include <limits>
+
 #include "ops/reduction/common.h"
 #include "ops/reduction/reduction.h"
 #include "ops/shape_indexing.h"
@@ -30,6 +32,9 @@ void bincount_op(OpCall& c) {
   int64_t bins = minlength;
   for (int64_t v : values) {
     if (v < 0) fail(ErrorCode::BadInput, where, not_counts);
+    // v + 1 bins hold v; at int64's largest value no memory could.
+    if (v == std::numeric_limits<int64_t>::max())
+      fail(ErrorCode::OutOfMemory, where, "bincount of the value ", v, " needs 2^63 bins");
     bins = std::max(bins, v + 1);
   }
   if (weights.defined() && (weights.dim() != 1 || weights.sizes()[0] != self.sizes()[0]))

@@ -10,6 +10,7 @@
 #include "ops/type_promotion.h"
 #include "ops/views.h"
 #include "tensor/storage_size.h"
+#include "util/int_math.h"
 
 namespace pt2web {
 
@@ -134,7 +135,7 @@ std::vector<Tensor> split_by_size(const OpCall& c, const Tensor& x, int64_t spli
     fail(ErrorCode::BadInput, c.where(), "split_size can only be 0 if dimension size is 0, but got dimension size of ",
          dim_size);
   // A split_size larger than the dimension still gives one (short) piece.
-  int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>((dim_size + split_size - 1) / split_size, 1);
+  int64_t pieces = split_size == 0 ? 1 : std::max<int64_t>(ceil_div(dim_size, split_size), 1);
   std::vector<int64_t> sizes(pieces, split_size);
   sizes.back() = split_size - (split_size * pieces - dim_size);
   return split_by_sizes(c, x, sizes, dim);
@@ -150,9 +151,14 @@ void chunk_op(OpCall& c) {
   if (chunks <= 0) fail(ErrorCode::BadInput, c.where(), "chunk expects `chunks` to be greater than 0, got: ", chunks);
   int64_t dim = wrap_dim(c.int_arg(2), x.dim());
   int64_t dim_size = x.sizes()[dim];
-  int64_t split_size = (dim_size + chunks - 1) / chunks;
-  // An empty dimension still yields `chunks` empty pieces.
+  int64_t split_size = ceil_div(dim_size, chunks);
+  // An empty dimension still yields `chunks` empty pieces: a list of tensors
+  // as long as the program asks, so a count no memory holds is refused first.
   if (split_size == 0 && dim_size == 0) {
+    constexpr int64_t kMostPieces = int64_t(1) << 24;
+    if (chunks > kMostPieces)
+      fail(ErrorCode::OutOfMemory, c.where(), "chunk of an empty dimension into ", chunks, " pieces would return ",
+           chunks, " tensors (at most ", kMostPieces, " are made)");
     push_list(c, split_by_sizes(c, x, std::vector<int64_t>(chunks, 0), dim));
   } else {
     push_list(c, split_by_size(c, x, split_size, dim));

@@ -7,6 +7,7 @@
 #include "ops/op_utils.h"
 #include "ops/shape/shape.h"
 #include "ops/views.h"
+#include "util/int_math.h"
 
 namespace pt2web {
 
@@ -74,10 +75,8 @@ void chunk_cat_op(OpCall& c) {
     for (int64_t d = 0; d < dim; ++d)
       if (t.sizes()[d] != tensors[0].sizes()[d])
         fail(ErrorCode::BadInput, c.where(), "_chunk_cat expects same sizes of 0,...,dim-1 dimensions for all tensors");
-    // Rounded up to a multiple of num_chunks without forming length + num_chunks
-    // (num_chunks may be near int64's limit; the product stays under 2 * max(length, num_chunks)).
-    const int64_t length = t.sizes()[dim];
-    const int64_t padded = (length / num_chunks + (length % num_chunks != 0 ? 1 : 0)) * num_chunks;
+    // num_chunks may be near int64's limit: the product stays under 2 * max(length, num_chunks).
+    const int64_t length = t.sizes()[dim], padded = ceil_div(length, num_chunks) * num_chunks;
     Tensor src = t;
     if (padded != length) {
       Shape shape = t.sizes();

@@ -169,7 +169,9 @@ void unfold_op(OpCall& c) {
   if (step <= 0) fail(ErrorCode::BadInput, c.where(), "step is ", step, " but must be > 0");
   if (x.dim() > 0) {
     sizes[dim] = (dim_size - size) / step + 1;
-    strides[dim] = dim_stride * step;
+    // stride * step only overflows when one window fits (a step past the
+    // storage); a size-1 dimension's stride is never used, so keep it.
+    if (__builtin_mul_overflow(dim_stride, step, &strides[dim])) strides[dim] = dim_stride;
   }
   sizes.push_back(size);
   strides.push_back(dim_stride);
