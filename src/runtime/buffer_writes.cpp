@@ -57,11 +57,14 @@ std::set<std::string> buffers_written_in_place(const ExportedProgram& program) {
   return written;
 }
 
-std::set<std::string> buffers_the_program_may_write(const ExportedProgram& program) {
-  std::set<std::string> written = buffers_written_in_place(program);
+std::set<std::string> with_buffer_mutations(const ExportedProgram& program, std::set<std::string> written_in_place) {
   for (const auto& spec : program.signature.output_specs)
-    if (spec.kind == OutputKind::BufferMutation) written.insert(spec.target);
-  return written;
+    if (spec.kind == OutputKind::BufferMutation) written_in_place.insert(spec.target);
+  return written_in_place;
+}
+
+std::set<std::string> buffers_the_program_may_write(const ExportedProgram& program) {
+  return with_buffer_mutations(program, buffers_written_in_place(program));
 }
 
 }  // namespace pt2web

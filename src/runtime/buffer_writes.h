@@ -24,5 +24,7 @@ namespace pt2web {
 std::set<std::string> buffers_written_in_place(const ExportedProgram& program);
 // Those and the targets of BUFFER_MUTATION outputs.
 std::set<std::string> buffers_the_program_may_write(const ExportedProgram& program);
+// The same from buffers_written_in_place's result, when the caller has it.
+std::set<std::string> with_buffer_mutations(const ExportedProgram& program, std::set<std::string> written_in_place);
 
 }  // namespace pt2web

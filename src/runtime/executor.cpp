@@ -16,7 +16,7 @@ Executor::Executor(const Graph& graph, const std::set<std::string>& fixed_inputs
     : plans_(graph, fixed_inputs, nullptr) {}
 
 std::vector<Value> Executor::run(const std::vector<Value>& inputs) {
-  return run_plan(plans_.get_or_build(plans_.root()), inputs);
+  return run_plan(plans_.root_plan(), inputs);  // built with the set
 }
 
 std::vector<Value> Executor::run_subgraph(const Graph& graph, const std::vector<Value>& inputs) {

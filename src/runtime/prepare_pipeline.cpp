@@ -36,8 +36,8 @@ std::unique_ptr<PreparedProgram> prepare_program(ExportedProgram program) {
   verify_and_lower(loaded, &log);
   {
     LoggedStepTimer step(&log, "find written buffers");
-    prepared->written = buffers_the_program_may_write(loaded);
     prepared->written_in_place = buffers_written_in_place(loaded);
+    prepared->written = with_buffer_mutations(loaded, prepared->written_in_place);
   }
   prepared->folded = fold_at_load(loaded, {}, prepared->written, &log);
   const ExportedProgram& runs = prepared->runs();

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "util/stage_times.h"
+
 namespace pt2web {
 
 struct LoggedStep {
@@ -30,13 +32,17 @@ class StepLog {
   std::vector<LoggedStep> steps_;
 };
 
-// Times its scope into `log` (nothing when `log` is null).
+// Times its scope into `log` (nothing when `log` is null), and into the
+// thread's stage clock when one is installed (util/stage_times.h), so the
+// native `loadtime` command sees the same steps.
 class LoggedStepTimer {
  public:
   LoggedStepTimer(StepLog* log, std::string name)
       : log_(log), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {}
   ~LoggedStepTimer() {
-    if (log_) log_->add(name_, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+    if (log_) log_->add(name_, ms);
+    if (StageClock* clock = current_stage_clock()) clock->add(name_.c_str(), ms);
   }
   LoggedStepTimer(const LoggedStepTimer&) = delete;
   LoggedStepTimer& operator=(const LoggedStepTimer&) = delete;
