@@ -7,7 +7,8 @@ random operators and dropout in training mode (outputs that hold for any
 draws: pt2web's stream is not torch's), and the operators whose results
 depend on how torch's CPU kernels order ties or count (sort, argsort,
 topk, mode on tie-heavy lines; unique_consecutive, unique over a dim,
-bincount; quantile and nanquantile with every interpolation).
+bincount; quantile and nanquantile with every interpolation), and the 16-bit
+floating products of a language model's decode step.
 
 Run with torch 2.14 (the sid chroot of ../shared/tools/README.md), with
 ../shared/tools/gen_fixtures.py importable (same folder or PYTHONPATH):
@@ -158,6 +159,30 @@ class VmapRegions(nn.Module):
         return per_row, columns, outer, nested
 
 
+class HalfWeightProducts(nn.Module):
+    """Linear layers and products with bfloat16 and float16 weights at one to
+    five rows (a decode step's products, which read the 16-bit weight in
+    place) and at many rows, with and without a bias, and mm / matmul by a
+    transposed weight."""
+    def __init__(self):
+        super().__init__()
+        self.b16 = nn.Linear(40, 33).to(torch.bfloat16)
+        self.b16_plain = nn.Linear(17, 9, bias=False).to(torch.bfloat16)
+        self.f16 = nn.Linear(40, 33).to(torch.float16)
+        self.w16 = nn.Parameter(torch.randn(19, 24).to(torch.float16))
+
+    def forward(self, xb, xf, xs):
+        out = []
+        for rows in (1, 2, 3, 4, 5, 12):
+            out.append(self.b16(xb[:rows]))
+            out.append(self.f16(xf[:rows]))
+            out.append(self.b16_plain(xb[:rows, :17]))
+            out.append(xs[:rows] @ self.w16.t())
+            out.append(torch.mm(xs[:rows], self.w16.t()))
+        out.append(self.b16(xb[:2].unsqueeze(0)))  # rows in a leading batch dim
+        return tuple(out)
+
+
 def R(*s):
     return torch.randn(*s)
 
@@ -192,7 +217,16 @@ def models():
 
     from torch.export import Dim
     auto = {0: Dim.AUTO}
+    def half_inputs():
+        return (torch.randn(12, 40).to(torch.bfloat16), torch.randn(12, 40).to(torch.float16),
+                torch.randn(12, 24).to(torch.float16))
+
     return {
+        "half_weight_products": lambda: (
+            HalfWeightProducts(), half_inputs(), {}, None,
+            [("example", half_inputs(), {}), ("other_values", half_inputs(), {})],
+            (1e-2, 1e-2), "bfloat16 / float16 linear (bias, no bias, leading batch dim), @ and mm by a transposed "
+            "float16 weight, at 1-5 and 12 rows"),
         "vmap_regions": lambda: (
             VmapRegions(), (R(3, 4), R(4, 5), R(4), R(3, 2, 4)), {}, None,
             [("example", (R(3, 4), R(4, 5), R(4), R(3, 2, 4)), {}),

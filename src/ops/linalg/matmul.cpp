@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/gemm/gemm.h"
+#include "kernels/gemm/half_weight_gemv.h"
 #include "kernels/parallel/thread_pool.h"
 #include "ops/elementwise.h"
 #include "ops/linalg/linalg.h"
@@ -77,6 +78,34 @@ void matmul_2d_into(const Tensor& a, const Tensor& b, T* c) {
     }
 }
 
+bool is_16bit_float(DType d) { return d == DType::Float16 || d == DType::BFloat16; }
+
+// Products of up to this many rows with a 16-bit weight read it in place
+// (kernels/gemm/half_weight_gemv.h); more rows widen it once and take the
+// packed float32 path, whose blocking pays off when each weight element is
+// used by many rows.
+constexpr int64_t kHalfWeightMaxRows = 4;
+
+// out[M, N] (float32, contiguous) = a[M, K] w[N, K]^T + bias (N floats, may be
+// null) for 16-bit a and w of one dtype, when w's rows are contiguous and M
+// is small; false (nothing written) otherwise.
+bool half_weight_product(const Tensor& a, const Tensor& w, const float* bias, float* out) {
+  const int64_t M = a.size(0), K = a.size(1), N = w.size(0);
+  if (M > kHalfWeightMaxRows || !is_16bit_float(w.dtype()) || a.dtype() != w.dtype() ||
+      (K > 1 && w.strides()[1] != 1))
+    return false;
+  const Tensor fa = a.to(DType::Float32).contiguous();
+  const HalfWeight weight{reinterpret_cast<const uint16_t*>(w.raw_data()), w.strides()[0],
+                          w.dtype() == DType::BFloat16 ? HalfKind::BFloat16 : HalfKind::Float16};
+  gemm_half_weight_t_f32(M, N, K, fa.data<float>(), K, weight, out, N, bias);
+  return true;
+}
+
+// b [K, N] seen as the [N, K] weight whose transpose it is (a view).
+Tensor as_weight(const Tensor& b) {
+  return b.as_strided({b.size(1), b.size(0)}, {b.strides()[1], b.strides()[0]}, b.storage_offset());
+}
+
 // out[M,N] = a x b, `out` contiguous of a's dtype; 16-bit floats compute in float32.
 void matmul_2d_into(const Tensor& a, const Tensor& b, Tensor& out) {
   const int64_t M = a.size(0), K = a.size(1), N = b.size(1);
@@ -87,9 +116,11 @@ void matmul_2d_into(const Tensor& a, const Tensor& b, Tensor& out) {
     return;
   }
   if (computes_in_float32(dtype)) {
-    Tensor fa = a.to(DType::Float32), fb = b.to(DType::Float32);
-    Tensor fc = Tensor::empty(DType::Float32, {M, N});
-    gemm_f32(M, N, K, matrix_view(fa), matrix_view(fb), fc.data<float>(), N, false);
+    Tensor fc = Tensor::uninitialized(DType::Float32, {M, N});  // either product writes all of it
+    if (!half_weight_product(a, as_weight(b), nullptr, fc.data<float>())) {
+      Tensor fa = a.to(DType::Float32), fb = b.to(DType::Float32);
+      gemm_f32(M, N, K, matrix_view(fa), matrix_view(fb), fc.data<float>(), N, false);
+    }
     out.copy_from(fc);
     return;
   }
@@ -249,7 +280,6 @@ bool try_addmm_f32(OpCall& c, const Tensor& self, const Tensor& mat1, const Tens
 // float16/bfloat16 products with an added term (addmm, linear) are computed
 // in float32 and rounded once, as ATen's CPU kernels do: rounding the
 // product before adding can move the sum by an ulp.
-bool is_16bit_float(DType d) { return d == DType::Float16 || d == DType::BFloat16; }
 Tensor widened(const Tensor& t) { return t.defined() && is_16bit_float(t.dtype()) ? t.to(DType::Float32) : t; }
 
 void addmm_op(OpCall& c) {
@@ -293,14 +323,33 @@ Tensor linear_f32(const Tensor& x, const Tensor& weight, const Tensor& bias) {
 
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias);
 
+// A 16-bit linear layer of few rows with the weight read in place, rounded
+// once to the input's dtype; undefined when the shapes call for the general path.
+Tensor linear_half_weight(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  if (weight.dim() != 2 || input.dim() < 1 || input.size(-1) != weight.size(1)) return Tensor();
+  const int64_t N = weight.size(0), K = weight.size(1);
+  if (bias.defined() && (bias.dim() != 1 || bias.size(0) != N)) return Tensor();
+  Shape out_shape(input.sizes().begin(), input.sizes().end() - 1);
+  const int64_t rows = shape_numel(out_shape);
+  if (rows > kHalfWeightMaxRows) return Tensor();
+  out_shape.push_back(N);
+  const Tensor b = bias.defined() ? bias.to(DType::Float32).contiguous() : Tensor();
+  Tensor out = Tensor::uninitialized(DType::Float32, {rows, N});
+  if (!half_weight_product(reshape(input, {rows, K}), weight, b.defined() ? b.data<float>() : nullptr,
+                           out.data<float>()))
+    return Tensor();
+  return reshape(out, out_shape).to(input.dtype());
+}
+
 void linear_op(OpCall& c) {
   const Tensor& input = c.tensor(0);
   const Tensor& weight = c.tensor(1);
   const Tensor bias = c.optional_tensor(2);
   check_same_dtype(input, weight, "mat1 and mat2");
-  if (is_16bit_float(input.dtype()) && (!bias.defined() || bias.dtype() == input.dtype()))
-    c.push(linear(widened(input), widened(weight), widened(bias)).to(input.dtype()));
-  else
+  if (is_16bit_float(input.dtype()) && (!bias.defined() || bias.dtype() == input.dtype())) {
+    if (Tensor out = linear_half_weight(input, weight, bias); out.defined()) c.push(out);
+    else c.push(linear(widened(input), widened(weight), widened(bias)).to(input.dtype()));
+  } else
     c.push(linear(input, weight, bias));
 }
 
