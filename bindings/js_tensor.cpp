@@ -4,14 +4,18 @@
 #include <emscripten/emscripten.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "js_util.h"
 #include "util/error.h"
 
-// Pointers reach these functions as signed 32-bit numbers: an address past
-// 2 GiB arrives negative, so each is read as unsigned (`>>> 0`) before use.
+// Addresses and Embind handles cross into these functions as doubles
+// (js_address, js_handle): a pointer argument would arrive as a signed 32-bit
+// number in the wasm32 build (negative past 2 GiB) and as a BigInt in the
+// Memory64 one, while a double holds every address either can have, so the
+// JavaScript below indexes memory with it as it is.
 //
 // The per-call path crosses into JavaScript once per tensor and direction
 // (each Embind val operation is one crossing, and reading a tensor took
@@ -22,14 +26,14 @@
 // terminated, at most `cap` bytes) and sizes, returns the rank. -1: not a
 // tensor (no string dtype or no typed-array data); -2: a tensor the
 // checked path must look at (unusual shape, too many dims).
-EM_JS(int, pt2web_probe_tensor, (emscripten::EM_VAL handle, char* dtype, int cap, double* sizes, int max_rank), {
+EM_JS(int, pt2web_probe_tensor, (double handle, double dtype, int cap, double sizes, int max_rank), {
   const v = Emval.toValue(handle);
   if (typeof v !== "object" || v === null || Array.isArray(v)) return -1;
   const data = v.data;
   if (typeof v.dtype !== "string" || !ArrayBuffer.isView(data) || data instanceof DataView) return -1;
   const shape = v.shape;
   if (!Array.isArray(shape) || shape.length > max_rank || v.dtype.length >= cap) return -2;
-  const out = new Float64Array(wasmMemory.buffer, sizes >>> 0, shape.length);
+  const out = new Float64Array(wasmMemory.buffer, sizes, shape.length);
   for (let d = 0; d < shape.length; d++) {
     const x = shape[d];
     if (typeof x !== "number" || !(x >= 0) || Math.floor(x) !== x || x > 9.0e15) return -2;
@@ -42,23 +46,22 @@ EM_JS(int, pt2web_probe_tensor, (emscripten::EM_VAL handle, char* dtype, int cap
 // Copies the data of tensor-like `handle` (typed array `constructor`, with
 // `length` elements) into wasm memory at dst; false when it is another
 // array type or length (the checked path then says which).
-EM_JS(bool, pt2web_copy_tensor_data, (emscripten::EM_VAL handle, const char* constructor, double length, void* dst), {
+EM_JS(bool, pt2web_copy_tensor_data, (double handle, double constructor, double length, double dst), {
   const data = Emval.toValue(handle).data;
   const name = data.constructor.name, want = UTF8ToString(constructor);
   if (name !== want && !(name === "Uint8ClampedArray" && want === "Uint8Array")) return false;
   if (data.length !== length) return false;
   if (data.byteLength > 0)
-    new Uint8Array(wasmMemory.buffer, dst >>> 0, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    new Uint8Array(wasmMemory.buffer, dst, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   return true;
 });
 
 // A new JS object {dtype, shape, data} holding a copy of `nbytes` bytes at
 // src in a fresh typed array of class `constructor`.
-EM_JS(emscripten::EM_VAL, pt2web_new_js_tensor,
-      (const char* dtype, const char* constructor, const void* src, double nbytes, const double* sizes, int rank), {
-  const bytes = new Uint8Array(wasmMemory.buffer, src >>> 0, nbytes).slice();
+EM_JS(double, pt2web_new_js_tensor, (double dtype, double constructor, double src, double nbytes, double sizes, int rank), {
+  const bytes = new Uint8Array(wasmMemory.buffer, src, nbytes).slice();
   const data = new globalThis[UTF8ToString(constructor)](bytes.buffer);
-  const shape = Array.from(new Float64Array(wasmMemory.buffer, sizes >>> 0, rank));
+  const shape = Array.from(new Float64Array(wasmMemory.buffer, sizes, rank));
   return Emval.toHandle({ dtype: UTF8ToString(dtype), shape: shape, data: data });
 });
 
@@ -67,6 +70,13 @@ namespace pt2web::js {
 using emscripten::val;
 
 namespace {
+
+// An address or Embind handle as the double the functions above take.
+double js_address(const void* p) { return static_cast<double>(reinterpret_cast<uintptr_t>(p)); }
+double js_handle(const val& v) { return js_address(v.as_handle()); }
+emscripten::EM_VAL from_js_handle(double handle) {
+  return reinterpret_cast<emscripten::EM_VAL>(static_cast<uintptr_t>(handle));
+}
 
 struct ArrayType {
   const char* constructor;  // the typed array class holding this dtype
@@ -126,7 +136,8 @@ bool try_tensor_from_js(const val& v, const std::string& path, Tensor& out) {
   constexpr int kMaxRank = 64;
   char dtype_name_buf[32];
   double sizes[kMaxRank];
-  const int rank = ::pt2web_probe_tensor(v.as_handle(), dtype_name_buf, sizeof dtype_name_buf, sizes, kMaxRank);
+  const int rank = ::pt2web_probe_tensor(js_handle(v), js_address(dtype_name_buf), sizeof dtype_name_buf,
+                                       js_address(sizes), kMaxRank);
   if (rank == -1) return false;
   DType dtype = DType::Float32;
   bool known = rank >= 0;
@@ -144,8 +155,8 @@ bool try_tensor_from_js(const val& v, const std::string& path, Tensor& out) {
   Shape shape(sizes, sizes + rank);
   const ArrayType type = array_type(dtype);
   Tensor tensor = Tensor::empty(dtype, shape);
-  if (!pt2web_copy_tensor_data(v.as_handle(), type.constructor, static_cast<double>(tensor.numel() * type.lanes),
-                               tensor.raw_data())) {
+  if (!pt2web_copy_tensor_data(js_handle(v), js_address(type.constructor),
+                               static_cast<double>(tensor.numel() * type.lanes), js_address(tensor.raw_data()))) {
     out = tensor_from_js(v, path);
     return true;
   }
@@ -184,9 +195,9 @@ val tensor_to_js(const Tensor& tensor) {
   Tensor dense = tensor.contiguous();
   const ArrayType type = array_type(dense.dtype());
   std::vector<double> sizes(dense.sizes().begin(), dense.sizes().end());
-  return val::take_ownership(pt2web_new_js_tensor(dtype_name(dense.dtype()), type.constructor, dense.raw_data(),
-                                                  static_cast<double>(dense.nbytes()), sizes.data(),
-                                                  static_cast<int>(sizes.size())));
+  return val::take_ownership(from_js_handle(pt2web_new_js_tensor(
+      js_address(dtype_name(dense.dtype())), js_address(type.constructor), js_address(dense.raw_data()),
+      static_cast<double>(dense.nbytes()), js_address(sizes.data()), static_cast<int>(sizes.size()))));
 }
 
 void copy_tensor_into(const Tensor& tensor, const val& typed_array) {

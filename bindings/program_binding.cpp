@@ -46,9 +46,15 @@ LoadedProgram& ProgramBinding::program() {
   return const_cast<LoadedProgram&>(static_cast<const ProgramBinding*>(this)->program());
 }
 
-val ProgramBinding::load(const val& bytes, const std::string& label, const std::string& model) {
+val ProgramBinding::load(const val& bytes, const std::string& label, const std::string& model,
+                         const val& on_weights) {
   return guarded([&] {
-    program_ = std::make_unique<LoadedProgram>(js_byte_source(bytes), label, model);
+    WeightProgress progress;
+    if (on_weights.typeOf().as<std::string>() == "function")
+      progress = [&on_weights](uint64_t done, uint64_t total) {
+        on_weights(static_cast<double>(done), static_cast<double>(total));
+      };
+    program_ = std::make_unique<LoadedProgram>(js_byte_source(bytes), label, model, progress);
     return val::undefined();
   });
 }

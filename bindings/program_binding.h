@@ -21,9 +21,12 @@ namespace pt2web::js {
 
 class ProgramBinding {
  public:
-  // LoadedProgram's constructor; label names it in errors. Result value:
-  // undefined. Fails with UNSUPPORTED listing missing operators.
-  emscripten::val load(const emscripten::val& bytes, const std::string& label, const std::string& model);
+  // LoadedProgram's constructor; label names it in errors; on_weights, when
+  // a function, is called with (bytes copied, total bytes) as the weights are
+  // read into place (it must not throw: the caller catches what it would).
+  // Result value: undefined. Fails with UNSUPPORTED listing missing operators.
+  emscripten::val load(const emscripten::val& bytes, const std::string& label, const std::string& model,
+                       const emscripten::val& on_weights);
   // Result value: the description (runtime/describe.h) as JSON text; with
   // the printed program when `printed` is true.
   emscripten::val describe(bool printed) const;

@@ -143,7 +143,7 @@ export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | WebAssem
 
 /** What onProgress receives. */
 export interface LoadProgress {
-  stage: 'download' | 'wasm' | 'prepare' | 'ready';
+  stage: 'download' | 'wasm' | 'prepare' | 'weights' | 'ready';
   loaded: number;
   total: number | null;
 }
@@ -162,8 +162,10 @@ export interface LoadOptions {
    * Called as loading goes on: 'download' as the model's bytes arrive (the
    * complete download once, with loaded === total), 'wasm' when the
    * WebAssembly module is ready, 'prepare' while the program is read and
-   * planned, 'ready' last. loaded and total are the model's bytes so far
-   * (total null while unknown).
+   * planned, 'weights' as the weights the program reads are copied into
+   * place (in steps of at least 1%, the last with loaded === total), 'ready'
+   * last. loaded and total are the model's bytes so far (total null while
+   * unknown), except for 'weights', where they count the bytes of those weights.
    */
   onProgress?: (progress: LoadProgress) => void;
   /**
@@ -226,6 +228,16 @@ export interface ProgramOptions extends LoadOptions {
    * Promises (Program<true>). Default false.
    */
   worker?: boolean;
+  /**
+   * Run in the Memory64 build (dist/pt2web-memory64.*: 64-bit wasm addresses,
+   * for programs past wasm32's 4 GB; one thread; Node 24, Chrome and Edge
+   * 133, Firefox 134). true: always (an UnsupportedError where the engine
+   * lacks Memory64 or with threads > 1); false: never; 'auto' (default):
+   * for archives larger than 3.5 GiB where the engine has it, with one
+   * thread whatever `threads` asks. Memory64 costs speed, so wasm32 stays the
+   * choice for everything that fits. Always the packaged binary.
+   */
+  memory64?: boolean | 'auto';
 }
 
 /** What load() reads: a URL, a path (Node), a Response, a Blob or File, or the bytes. */
@@ -271,6 +283,8 @@ export class Program<InWorker extends boolean = false> {
   readonly threads: number;
   /** Why the program got fewer threads than options.threads asked for (the page is not cross-origin isolated, ...); null when it did not. */
   readonly threadsReason: string | null;
+  /** True when the program runs in the Memory64 build (ProgramOptions.memory64). */
+  readonly memory64: boolean;
   /** Activation memory of the last run (zeros before the first). */
   readonly memory: { plannedBytes: number; unplannedBytes: number };
   readonly disposed: boolean;
@@ -374,7 +388,7 @@ export function load(source: ProgramSource, options?: ProgramOptions): Promise<P
 export function inspect(source: ProgramSource, options?: LoadOptions): Promise<ProgramDescription>;
 
 /** The wasm heap of the module for options.wasm (or the threaded build, threads > 1): bytes malloc has handed out, and the memory's size. */
-export function heapStats(options?: { wasm?: WasmSource; threads?: number }): Promise<{ inUse: number; heapSize: number }>;
+export function heapStats(options?: { wasm?: WasmSource; threads?: number; memory64?: boolean }): Promise<{ inUse: number; heapSize: number }>;
 
 /**
  * Inputs for program.run(args, kwargs): the archive's example inputs, or

@@ -58,3 +58,8 @@ if [ "$needs_npm" = yes ] && { [ ! -f npm/node_modules/.package-lock.json ] ||
     (cd npm && npm install --no-audit --no-fund)
   fi
 fi
+
+# The Memory64 build's own toolchain (Emscripten 3.1.69 from trixie, clang 19, binaryen,
+# Node 24), in build/toolchains/memory64 unless PT2WEB_MEMORY64_TOOLCHAIN says where.
+PT2WEB_APT_UPDATED=${PT2WEB_APT_UPDATED:-} bash scripts/install-memory64-toolchain.sh \
+  "${PT2WEB_MEMORY64_TOOLCHAIN:-build/toolchains/memory64}"

@@ -6,8 +6,10 @@
 // Each probe is the smallest module that uses the feature, handed to
 // WebAssembly.validate (which compiles nothing and is cheap). Both builds
 // use SIMD128 and WebAssembly exception handling (-msimd128,
-// -fwasm-exceptions); the threaded build adds shared memory and atomics; a
-// Memory64 build would add 64-bit memories.
+// -fwasm-exceptions); the threaded build adds shared memory and atomics; the
+// Memory64 build adds 64-bit memories and tables, and the JavaScript API that
+// makes them (`address: 'i64'` with BigInt sizes): Node 22 validates a 64-bit
+// memory but has neither 64-bit tables nor that API, so it counts as without.
 
 import { UnsupportedError } from './errors.js';
 
@@ -46,7 +48,19 @@ let engineFeatures = null;
 export const BUILD_FEATURES = {
   single: ['simd128', 'exceptions'],
   threads: ['simd128', 'exceptions', 'threads'],
+  memory64: ['simd128', 'exceptions', 'memory64'],
 };
+
+// Whether this engine's JavaScript API makes 64-bit memories and tables.
+function hasMemory64Api() {
+  try {
+    new WebAssembly.Memory({ initial: 1n, maximum: 1n, address: 'i64' });
+    new WebAssembly.Table({ element: 'anyfunc', initial: 1n, address: 'i64' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Which of the features this engine has.
@@ -62,7 +76,9 @@ export function wasmFeatures(validate = globalThis.WebAssembly?.validate) {
       return false;
     }
   };
-  return { simd128: has('simd128'), exceptions: has('exceptions'), threads: has('threads'), memory64: has('memory64') };
+  // The API is the engine's own, so it is asked only of the engine's own validate.
+  const memory64 = has('memory64') && (validate !== engineValidate || hasMemory64Api());
+  return { simd128: has('simd128'), exceptions: has('exceptions'), threads: has('threads'), memory64 };
 }
 
 /**

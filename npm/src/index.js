@@ -9,7 +9,7 @@
 
 import { BadInputError, callNative } from './errors.js';
 import { getModule } from './module.js';
-import { moduleChoice } from './module_choice.js';
+import { AUTO_MEMORY64_BYTES, moduleChoice } from './module_choice.js';
 import { resolveLocation } from './platform.js';
 import { progressReporter } from './progress.js';
 import { Program } from './program.js';
@@ -35,7 +35,7 @@ export { wasmFeatures } from './features.js';
 export { Program };
 
 const LOAD_OPTIONS = ['label', 'onProgress', 'wasm', 'cache', 'model'];
-const PROGRAM_OPTIONS = [...LOAD_OPTIONS, 'threads', 'worker', 'seed'];
+const PROGRAM_OPTIONS = [...LOAD_OPTIONS, 'threads', 'worker', 'seed', 'memory64'];
 
 function checkOptions(options, known, where) {
   if (options === null || typeof options !== 'object') throw new BadInputError(`${where}: options must be an object`);
@@ -60,7 +60,12 @@ function checkOptions(options, known, where) {
  *   warning, once); Program.threads tells which and Program.threadsReason
  *   why; worker: true holds the program in a Web Worker (Node: a worker
  *   thread): the same Program, whose methods then return Promises; seed:
- *   where the random operators' stream starts (Program.setRandomSeed).
+ *   where the random operators' stream starts (Program.setRandomSeed);
+ *   memory64: true runs the program in the Memory64 build (64-bit wasm
+ *   addresses, past wasm32's 4 GB; one thread; Node 24, Chromium 133,
+ *   Firefox 134), false never does, and 'auto' (the default) does for an
+ *   archive larger than 3.5 GiB where the engine has Memory64
+ *   (Program.memory64 tells which).
  * ../index.d.ts declares the two forms (tests/js/types.test.mjs checks that they fit).
  *
  * @param {string|URL|Response|Blob|ReadableStream<Uint8Array>|ArrayBuffer|ArrayBufferView} source
@@ -75,14 +80,20 @@ export async function load(source, options = {}) {
   const model = modelOption(options);
   const progress = progressReporter(options.onProgress);
   if (options.worker) return loadInWorker(source, options, progress);
-  const choice = moduleChoice(options);
+  // The module loads while the bytes are read; a program found too large for
+  // wasm32 only then (memory64: 'auto') moves to the Memory64 build.
+  let choice = moduleChoice(options);
   const wasmReady = choice.module.then((module) => {
     progress.stage('wasm');
     return module;
   });
   const { bytes, label } = await readBesides(wasmReady, source, sourceOptions(options, progress));
+  if (choice.build !== 'memory64' && bytes.byteLength > AUTO_MEMORY64_BYTES) {
+    choice = moduleChoice(options, bytes.byteLength);
+  }
   progress.stage('prepare');
-  const host = await closingOnFailure(bytes, () => ThreadHost.open(bytes, { label, model, seed: options.seed }, choice));
+  const host = await closingOnFailure(bytes,
+    () => ThreadHost.open(bytes, { label, model, seed: options.seed, onWeights: progress.weights }, choice));
   progress.stage('ready');
   return new Program(host);
 }
@@ -131,7 +142,7 @@ async function loadInWorker(source, { worker, onProgress, cache, label, ...rest 
   if (typeof rest.wasm === 'string') options.wasm = (await resolveLocation(rest.wasm)).href;
   else if (rest.wasm instanceof URL) options.wasm = rest.wasm.href;
   progress.stage('prepare');
-  const host = await WorkerHost.open(bytes, options, transfer);
+  const host = await WorkerHost.open(bytes, options, transfer, progress.weights);
   progress.stage('ready');
   return new Program(host);
 }
@@ -153,11 +164,12 @@ export async function inspect(source, options = {}) {
 
 /**
  * The wasm heap of the module for options.wasm (default: the packaged one),
- * or of the threaded build when options.threads > 1 and it can run:
+ * of the threaded build when options.threads > 1 and it can run, or of the
+ * Memory64 build with options.memory64 true:
  * {inUse: bytes allocated and not yet freed, heapSize: bytes of wasm memory}.
  */
 export async function heapStats(options = {}) {
-  checkOptions(options, ['wasm', 'threads'], 'heapStats()');
+  checkOptions(options, ['wasm', 'threads', 'memory64'], 'heapStats()');
   const module = await moduleChoice(options).module;
   return module.heapStats();
 }

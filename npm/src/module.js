@@ -38,10 +38,12 @@ function wasmError(where, cause) {
   return error;
 }
 
-// Runs the glue's factory with the bytes, or with `obtainInstance(imports)`
-// resolving to a WebAssembly.Instance. Rejects (rather than hanging, as the
-// glue would) when instantiation fails.
-function instantiate(where, { wasmBinary, obtainInstance }) {
+/**
+ * Runs a glue's factory (default: this build's) with the bytes, or with
+ * `obtainInstance(imports)` resolving to a WebAssembly.Instance. Rejects
+ * (rather than hanging, as the glue would) when instantiation fails.
+ */
+export function instantiate(where, { wasmBinary, obtainInstance }, factory = createPt2webModule) {
   return new Promise((resolve, reject) => {
     const fail = (cause) => reject(cause instanceof BadFileError ? cause : wasmError(where, cause));
     const settings = { printErr: () => {} };
@@ -52,7 +54,7 @@ function instantiate(where, { wasmBinary, obtainInstance }) {
         return {};
       };
     }
-    createPt2webModule(settings).then(resolve, fail);
+    factory(settings).then(resolve, fail);
   });
 }
 

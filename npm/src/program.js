@@ -66,6 +66,14 @@ export class Program {
     return this.#host.threadsReason;
   }
 
+  /**
+   * True when the program runs in the Memory64 build (64-bit wasm addresses,
+   * for programs past wasm32's 4 GB; see options.memory64).
+   */
+  get memory64() {
+    return this.#host.memory64;
+  }
+
   /** The full description (what `pt2web info` prints), the printed program included. */
   get description() {
     this.#description ??= { ...this.#summary(), printed: this.toString() };

@@ -9,9 +9,11 @@
 //   {id, program, method: 'dispose'}            frees one (the caller ends the
 //                                               worker when it frees the last)
 //   {id, program, method, args}                 ThreadHost.call(method, args)
-//   out: {id, ok: true, value} or {id, ok: false, error: {name, code,
+//   out: {id, progress: {done, total}} while a load reads its weights, when
+//        its options asked (weightProgress: true); then
+//        {id, ok: true, value} or {id, ok: false, error: {name, code,
 //        message}}. A new program's value is {program, summary, printed,
-//        threads, threadsReason}; a call's is {value, memory?} (memory after
+//        threads, threadsReason, memory64}; a call's is {value, memory?} (memory after
 //        run and runProfiled). Tensors' buffers in replies are transferred.
 //
 // Errors: every failure is sent back as an error reply; nothing is thrown
@@ -30,7 +32,7 @@ let nextProgram = 0;
 function adopt(host) {
   const program = nextProgram++;
   hosts.set(program, host);
-  return { program, summary: host.summary(), printed: host.printed(), threads: host.threads, threadsReason: host.threadsReason };
+  return { program, summary: host.summary(), printed: host.printed(), threads: host.threads, threadsReason: host.threadsReason, memory64: host.memory64 };
 }
 
 function hostOf(program) {
@@ -39,11 +41,13 @@ function hostOf(program) {
   return host;
 }
 
-async function reply(message) {
+async function reply(message, post) {
   const { method, program, args = [] } = message;
   if (method === 'load') {
     const bytes = await bytesInWorker(message.bytes);
-    return adopt(await closingOnFailure(bytes, () => ThreadHost.open(bytes, message.options)));
+    const { weightProgress, ...options } = message.options;
+    if (weightProgress) options.onWeights = (done, total) => post({ id: message.id, progress: { done, total } });
+    return adopt(await closingOnFailure(bytes, () => ThreadHost.open(bytes, options)));
   }
   if (method === 'decompose') return adopt(hostOf(program).decompose(args[0]));
   if (method === 'dispose') {
@@ -58,7 +62,7 @@ async function reply(message) {
 
 async function answer(message, post) {
   try {
-    const value = await reply(message);
+    const value = await reply(message, post);
     post({ id: message.id, ok: true, value }, [...buffersOf(value)]);
   } catch (error) {
     post({ id: message.id, ok: false, error: { name: error?.name, code: error?.code, message: String(error?.message ?? error) } });

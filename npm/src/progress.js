@@ -5,6 +5,10 @@
 //               loaded === total, sent once)
 //   'wasm'      the WebAssembly module is ready (instantiated now, or before)
 //   'prepare'   the program is being read and planned
+//   'weights'   weights were read into place: here loaded and total count
+//               the bytes of the weights the program reads (repeated, in
+//               steps of at least 1%; the last has loaded === total; none
+//               when no weight is copied, as for bytes that need none)
 //   'ready'     done: load() is about to resolve
 // ('download' and 'wasm' may come in either order: both start at once.)
 //
@@ -13,11 +17,12 @@
 
 import { BadInputError } from './errors.js';
 
-export const STAGES = Object.freeze(['download', 'wasm', 'prepare', 'ready']);
+export const STAGES = Object.freeze(['download', 'wasm', 'prepare', 'weights', 'ready']);
 
 /**
  * A reporter for onProgress (undefined: reports nothing):
- * {download(loaded, total), downloaded(size), stage(name)}.
+ * {download(loaded, total), downloaded(size), stage(name), weights}: weights
+ * is undefined without onProgress, else a (done, total) => void for the core.
  */
 export function progressReporter(onProgress) {
   if (onProgress !== undefined && typeof onProgress !== 'function') {
@@ -42,5 +47,6 @@ export function progressReporter(onProgress) {
       send('download');
     },
     stage: send,
+    weights: onProgress && ((done, size) => onProgress({ stage: 'weights', loaded: done, total: size })),
   };
 }

@@ -22,25 +22,45 @@ export class ThreadHost {
   #summary = null;
 
   /** @internal use ThreadHost.open() */
-  constructor(native, threads, threadsReason) {
+  constructor(native, threads, threadsReason, memory64) {
     this.#native = native;
     this.threads = threads;
     this.threadsReason = threadsReason;
+    this.memory64 = memory64;
     this.inWorker = false;
     finalizer?.register(this, native, this);
   }
 
   /**
    * Loads bytes as load() does on this thread: module chosen for
-   * options.threads / options.wasm, options.seed applied.
+   * options.threads / options.wasm / options.memory64 and the archive's size,
+   * options.seed applied.
    * @param {Uint8Array|import('./file_bytes.js').FileBytes} bytes (a FileBytes is the core's to close)
-   * @param {{label?: string, model?: string, threads?: number, wasm?: any, seed?: number}} options
-   * @param {{threads: number, reason: string | null, module: Promise<any>}} [choice]
-   *   the module to load in (default: moduleChoice(options))
+   * @param {{label?: string, model?: string, threads?: number, wasm?: any, seed?: number, memory64?: boolean | 'auto',
+   *          onWeights?: (done: number, total: number) => void}} options
+   *   onWeights: told (bytes copied, total bytes) as the weights are read into place
+   * @param {{build: string, threads: number, reason: string | null, module: Promise<any>}} [choice]
+   *   the module to load in (default: moduleChoice(options, bytes.byteLength))
    */
-  static async open(bytes, options, choice = moduleChoice(options)) {
+  static async open(bytes, options, choice = moduleChoice(options, bytes.byteLength)) {
     const module = await choice.module;
-    return ThreadHost.#fromModule(module, choice, (native) => native.load(bytes, options.label ?? '', options.model ?? ''), options.seed);
+    // The core calls onWeights while it loads; what that throws is kept and
+    // thrown once the core has returned (a JS exception must not unwind it).
+    let weightsError = null;
+    const onWeights = options.onWeights && ((done, total) => {
+      try {
+        options.onWeights(done, total);
+      } catch (error) {
+        weightsError ??= { error };
+      }
+    });
+    const host = ThreadHost.#fromModule(module, choice,
+      (native) => native.load(bytes, options.label ?? '', options.model ?? '', onWeights), options.seed);
+    if (weightsError) {
+      host.dispose();
+      throw weightsError.error;
+    }
+    return host;
   }
 
   static #fromModule(module, choice, fill, seed) {
@@ -49,7 +69,7 @@ export class ThreadHost {
       callNative(() => fill(native));
       const used = callNative(() => native.setThreads(choice.threads));
       if (seed !== undefined) callNative(() => native.setRandomSeed(seed));
-      return new ThreadHost(native, used, choice.reason);
+      return new ThreadHost(native, used, choice.reason, choice.build === 'memory64');
     } catch (error) {
       native.delete();
       throw error;
@@ -90,7 +110,7 @@ export class ThreadHost {
    */
   decompose(preserve) {
     const native = this.#alive();
-    const choice = { threads: this.threads, reason: this.threadsReason };
+    const choice = { build: this.memory64 ? 'memory64' : 'same', threads: this.threads, reason: this.threadsReason };
     const module = { Program: native.constructor };
     return ThreadHost.#fromModule(module, choice, (decomposed) => decomposed.loadDecomposed(native, preserve));
   }

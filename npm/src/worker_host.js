@@ -62,7 +62,7 @@ async function startWorker() {
 // One worker and the requests in flight to it.
 class WorkerConnection {
   #worker;
-  #pending = new Map();  // id -> {resolve, reject}
+  #pending = new Map();  // id -> {resolve, reject, onProgress?}
   #nextId = 0;
   #failure = null;
   #started = false;
@@ -74,13 +74,16 @@ class WorkerConnection {
     worker.onFailure((reason) => this.#fail(reason));
   }
 
-  /** A request to the worker; resolves to its reply's value. */
-  request(message, transfer = []) {
+  /**
+   * A request to the worker; resolves to its reply's value. onProgress gets
+   * the `progress` of the messages the worker sends before it replies.
+   */
+  request(message, transfer = [], onProgress = undefined) {
     if (this.#failure) return Promise.reject(this.#failure);
     if (!this.#worker) return Promise.reject(disposedError());
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, { resolve, reject, onProgress });
       this.#worker.busy(true);
       this.#worker.post({ id, ...message }, transfer);
     });
@@ -111,9 +114,13 @@ class WorkerConnection {
     this.#pending.clear();
   }
 
-  #receive({ id, ok, value, error }) {
+  #receive({ id, ok, value, error, progress }) {
     const pending = this.#pending.get(id);
     if (!pending) return;
+    if (progress !== undefined) {
+      pending.onProgress?.(progress);
+      return;
+    }
     this.#pending.delete(id);
     if (this.#pending.size === 0) this.#worker?.busy(false);
     if (ok) pending.resolve(value);
@@ -137,7 +144,7 @@ class WorkerConnection {
 export class WorkerHost {
   #connection;
   #program;  // the program's id in the worker
-  #loaded;  // {summary, printed, threads, threadsReason}
+  #loaded;  // {summary, printed, threads, threadsReason, memory64}
   #memory = { plannedBytes: 0, unplannedBytes: 0 };
   #disposed = false;
 
@@ -148,6 +155,7 @@ export class WorkerHost {
     this.#loaded = loaded;
     this.threads = loaded.threads;
     this.threadsReason = loaded.threadsReason;
+    this.memory64 = loaded.memory64;
     this.inWorker = true;
     connection.adopt();
   }
@@ -159,11 +167,14 @@ export class WorkerHost {
    *   local file the worker opens itself; chunks: a download, program_worker.js)
    * @param {object} options
    * @param {ArrayBuffer[]} [transfer] buffers moved to the worker rather than copied
+   * @param {(done: number, total: number) => void} [onWeights] told as the worker reads the weights into place
    */
-  static async open(bytes, options, transfer = []) {
+  static async open(bytes, options, transfer = [], onWeights = undefined) {
     const connection = new WorkerConnection(await startWorker());
     try {
-      return new WorkerHost(connection, await connection.request({ method: 'load', bytes, options }, transfer));
+      const request = { method: 'load', bytes, options: { ...options, weightProgress: onWeights !== undefined } };
+      const loaded = await connection.request(request, transfer, onWeights && (({ done, total }) => onWeights(done, total)));
+      return new WorkerHost(connection, loaded);
     } catch (error) {
       connection.end();
       throw error;

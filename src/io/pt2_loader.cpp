@@ -24,6 +24,28 @@ using json = nlohmann::json;
 struct Deferral {
   std::vector<UnreadStorage> storages;
   UnreadState* out = nullptr;
+  const WeightProgress* progress = nullptr;  // told as read weights are copied (may be null)
+};
+
+// Reports copies to a WeightProgress in steps of at least 1% of the total
+// (a program of ten thousand small weights does not make ten thousand calls).
+class ProgressSteps {
+ public:
+  ProgressSteps(const WeightProgress* progress, uint64_t total) : progress_(progress), total_(total) {
+    if (active()) (*progress_)(0, total_);
+  }
+  void add(uint64_t bytes) {
+    done_ += bytes;
+    if (active() && (done_ == total_ || done_ - told_ >= total_ / 100)) {
+      told_ = done_;
+      (*progress_)(done_, total_);
+    }
+  }
+
+ private:
+  bool active() const { return progress_ != nullptr && *progress_ && total_ > 0; }
+  const WeightProgress* progress_;
+  uint64_t total_, done_ = 0, told_ = 0;
 };
 
 // Copies a dict PyValue of tensors into name -> Tensor maps, keeping order.
@@ -82,10 +104,26 @@ void settle_state(ExportedProgram& ep, Deferral* deferral) {
   if (deferral == nullptr || deferral->storages.empty()) return;
   std::map<const Storage*, const UnreadStorage*> unread;
   for (const UnreadStorage& u : deferral->storages) unread[u.placeholder.get()] = &u;
+  // The storages the signature's parameters and buffers read, first counted
+  // (for progress), then copied.
+  std::map<const Storage*, const UnreadStorage*> wanted;
+  for (const auto& spec : ep.signature.input_specs) {
+    if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer) continue;
+    auto it = ep.state_dict.find(spec.target);
+    if (it == ep.state_dict.end()) continue;
+    auto u = unread.find(it->second.storage().get());
+    if (u != unread.end()) wanted.emplace(u->first, u->second);
+  }
+  uint64_t total = 0;
+  for (const auto& [placeholder, u] : wanted) total += u->nbytes;
+  ProgressSteps steps(deferral->progress, total);
   std::map<const Storage*, std::shared_ptr<Storage>> fetched;
   auto rebuild = [&](Tensor& t, const UnreadStorage& u) {
     std::shared_ptr<Storage>& storage = fetched[u.placeholder.get()];
-    if (!storage) storage = copy_record(*u.source, u.offset, u.nbytes);
+    if (!storage) {
+      storage = copy_record(*u.source, u.offset, u.nbytes);
+      if (wanted.count(u.placeholder.get()) != 0) steps.add(u.nbytes);
+    }
     t = Tensor(storage, t.dtype(), t.sizes(), t.strides(), t.storage_offset());
   };
   for (const auto& spec : ep.signature.input_specs) {
@@ -344,10 +382,12 @@ ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* l
 }
 
 ExportedProgram load_pt2(std::shared_ptr<const ByteSource> source, const std::string& label,
-                         ArchiveLayout* layout, UnreadState* unread, const std::string& model) {
+                         ArchiveLayout* layout, UnreadState* unread, const std::string& model,
+                         const WeightProgress& progress) {
   if (unread) *unread = UnreadState();
   Deferral deferral;
   deferral.out = unread;
+  deferral.progress = &progress;
   bool defer = unread != nullptr && source && !source->borrows();
   return load_archive(std::move(source), label, layout, model, defer ? &deferral : nullptr);
 }

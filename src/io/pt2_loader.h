@@ -16,6 +16,7 @@
 // archive versions other than 0, raw weights in big-endian byte order).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <map>
@@ -58,8 +59,13 @@ struct UnreadState {
 // or when it is "" and the archive holds several models, none named "model".
 ExportedProgram load_pt2(Bytes bytes, const std::string& label, ArchiveLayout* layout = nullptr,
                          const std::string& model = "");
+// `progress`, when set, is told as the weights the program reads are copied
+// out of a source that does not borrow (done, total: bytes of those weights),
+// first with done = 0 and last with done = total; nothing when no weight is
+// copied. What it throws propagates.
+using WeightProgress = std::function<void(uint64_t done, uint64_t total)>;
 ExportedProgram load_pt2(std::shared_ptr<const ByteSource> source, const std::string& label,
                          ArchiveLayout* layout = nullptr, UnreadState* unread = nullptr,
-                         const std::string& model = "");
+                         const std::string& model = "", const WeightProgress& progress = {});
 
 }  // namespace pt2web

@@ -20,8 +20,9 @@ std::shared_ptr<const ByteSource> source_of(Bytes bytes) {
 }
 
 ExportedProgram load_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
-                              ArchiveLayout* layout, const std::string& model, UnreadState* unread = nullptr) {
-  return load_pt2(std::move(source), label, layout, unread, model);
+                              ArchiveLayout* layout, const std::string& model, UnreadState* unread,
+                              const WeightProgress& progress) {
+  return load_pt2(std::move(source), label, layout, unread, model, progress);
 }
 
 // Attaches a profiler to a session and detaches it however the run ends.
@@ -42,8 +43,8 @@ LoadedProgram::LoadedProgram(Bytes bytes, const std::string& label, const std::s
     : LoadedProgram(source_of(std::move(bytes)), label, model) {}
 
 LoadedProgram::LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label,
-                             const std::string& model) {
-  ExportedProgram program = load_archive(std::move(source), label, &layout_, model, &unread_);
+                             const std::string& model, const WeightProgress& progress) {
+  ExportedProgram program = load_archive(std::move(source), label, &layout_, model, &unread_, progress);
   StageTimer timer("session (all of prepare)");
   session_ = std::make_unique<Session>(std::move(program));
   mutates_inputs_ = pt2web::may_mutate_inputs(session_->program());
@@ -145,7 +146,7 @@ nlohmann::json inspect_archive(Bytes bytes, const std::string& label, DescribeOp
 nlohmann::json inspect_archive(std::shared_ptr<const ByteSource> source, const std::string& label,
                                DescribeOptions options, const std::string& model) {
   ArchiveLayout layout;
-  ExportedProgram program = load_archive(std::move(source), label, &layout, model);
+  ExportedProgram program = load_archive(std::move(source), label, &layout, model, nullptr, {});
   verify_and_lower(program, nullptr);
   return describe_program(program, &layout, options);
 }

@@ -57,7 +57,10 @@ class LoadedProgram {
   LoadedProgram(Bytes bytes, const std::string& label, const std::string& model = "");
   // The same over a source read on demand (io/byte_source.h); weights no
   // node reads stay in the source until state_dict() or save() asks.
-  LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label, const std::string& model = "");
+  // `progress` is told as the weights are copied out of the source
+  // (io/pt2_loader.h, WeightProgress).
+  LoadedProgram(std::shared_ptr<const ByteSource> source, const std::string& label, const std::string& model = "",
+                const WeightProgress& progress = {});
   // A program made in memory (by run_decompositions, a pass, or a test):
   // verified and prepared as a loaded one. Throws as verify_program and
   // Session's constructor do.

@@ -45,21 +45,31 @@ after(() => server.close());
 async function loadsMlp(source, options = {}) {
   const events = [];
   const program = await load(source, { ...options, onProgress: (p) => events.push(p) });
+  let weightBytes = 0;
   try {
     assert.deepEqual(program.signature.parameters, ['fc1.weight', 'fc1.bias', 'fc2.weight', 'fc2.bias']);
+    for (const tensor of Object.values(await program.stateDict())) weightBytes += tensor.data.byteLength;
   } finally {
     program.dispose();
   }
-  // Stages: downloads (the last complete, sent once) and wasm in either order, then prepare, then ready.
+  // Stages: downloads (the last complete, sent once) and wasm in either order, then prepare, then the
+  // weights as they are read into place (from 0 to all of their bytes), then ready.
   const stages = events.map((e) => e.stage);
-  assert.deepEqual(stages.slice(-2), ['prepare', 'ready'], stages.join());
-  assert.deepEqual([...new Set(stages)].sort(), ['download', 'prepare', 'ready', 'wasm'], stages.join());
+  assert.deepEqual(stages.slice(-2), ['weights', 'ready'], stages.join());
+  assert.deepEqual([...new Set(stages)].sort(), ['download', 'prepare', 'ready', 'wasm', 'weights'], stages.join());
   assert.equal(stages.filter((stage) => stage === 'wasm').length, 1);
+  assert.ok(stages.lastIndexOf('prepare') < stages.indexOf('weights'), stages.join());
   assert.deepEqual(events.at(-1), { stage: 'ready', loaded: BYTES.length, total: BYTES.length });
   const downloads = events.filter((e) => e.stage === 'download');
   assert.equal(downloads.filter((e) => e.loaded === e.total).length, 1, 'the complete download is reported once');
   assert.deepEqual(downloads.at(-1), { stage: 'download', loaded: BYTES.length, total: BYTES.length });
-  for (let i = 1; i < events.length; i++) assert.ok(events[i].loaded >= events[i - 1].loaded, 'progress only grows');
+  const weights = events.filter((e) => e.stage === 'weights');
+  assert.deepEqual(weights[0], { stage: 'weights', loaded: 0, total: weightBytes });
+  assert.deepEqual(weights.at(-1), { stage: 'weights', loaded: weightBytes, total: weightBytes });
+  for (const stage of ['download', 'weights']) {
+    const of = events.filter((e) => e.stage === stage);
+    for (let i = 1; i < of.length; i++) assert.ok(of[i].loaded >= of[i - 1].loaded, `${stage} progress only grows`);
+  }
   return downloads;
 }
 
@@ -77,6 +87,11 @@ test('bytes: Uint8Array, ArrayBuffer, DataView, a view into a larger buffer', as
   padded.set(BYTES, 37);
   await loadsMlp(new DataView(padded.buffer, 37, BYTES.length));
   await loadsMlp(padded.subarray(37, 37 + BYTES.length));
+});
+
+test('a program loaded in a worker reports its weights as the worker reads them', async () => {
+  await loadsMlp(MLP, { worker: true });
+  await loadsMlp(new Uint8Array(BYTES), { worker: true });
 });
 
 test('Blob and File report progress while streaming', async () => {

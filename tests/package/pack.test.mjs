@@ -46,16 +46,19 @@ function shOk(command, args, cwd) {
   return result.stdout;
 }
 
+// The modules scripts/build.sh writes: wasm32 single-threaded, threaded, Memory64.
+const DIST_FILES = ['pt2web.mjs', 'pt2web.wasm', 'pt2web-threads.mjs', 'pt2web-threads.wasm', 'pt2web-threads.worker.js',
+  'pt2web-threads.worker-text.mjs', 'pt2web-memory64.mjs', 'pt2web-memory64.wasm'];
+
 before(() => {
-  for (const file of ['pt2web.mjs', 'pt2web.wasm', 'pt2web-threads.mjs', 'pt2web-threads.wasm', 'pt2web-threads.worker.js', 'pt2web-threads.worker-text.mjs']) {
+  for (const file of DIST_FILES) {
     assert.ok(existsSync(join(NPM, 'dist', file)), `npm/dist/${file} is missing: build the wasm module first (scripts/build.sh)`);
   }
   work = mkdtempSync(join(tmpdir(), 'pt2web-pack-'));
   const [packed] = JSON.parse(shOk('npm', ['pack', '--json', '--pack-destination', work], NPM));
   const files = packed.files.map((f) => f.path);
-  for (const needed of ['package.json', 'index.d.ts', 'description.d.ts', 'README.md', 'src/index.js', 'bin/pt2web.mjs', 'dist/pt2web.mjs',
-    'dist/pt2web.wasm', 'dist/pt2web-threads.mjs', 'dist/pt2web-threads.wasm', 'dist/pt2web-threads.worker.js',
-    'dist/pt2web-threads.worker-text.mjs', 'dist/package.json', 'demo/digits_cnn/model.pt2', 'demo/digits_cnn/cases.json']) {
+  for (const needed of ['package.json', 'index.d.ts', 'description.d.ts', 'README.md', 'src/index.js', 'bin/pt2web.mjs',
+    ...DIST_FILES.map((file) => `dist/${file}`), 'dist/package.json', 'demo/digits_cnn/model.pt2', 'demo/digits_cnn/cases.json']) {
     assert.ok(files.includes(needed), `the tarball lacks ${needed} (has ${files.join(', ')})`);
   }
   assert.ok(!files.some((f) => f.startsWith('node_modules/') || f.includes('test')), `the tarball has extra files: ${files.join(', ')}`);

@@ -19,8 +19,11 @@ function firstLine(text) {
   return String(text).split('\n')[0];
 }
 
-// Runs one case; returns {pass, detail}.
-function runCase(program, testCase) {
+/**
+ * Runs one fixture case on a loaded program and compares with torch's result.
+ * @returns {{pass: boolean, detail: string}}
+ */
+export function runCase(program, testCase) {
   const { args, kwargs } = decodeCall(testCase);
   let outputs;
   try {
@@ -59,14 +62,14 @@ async function requireFolder(dir) {
 }
 
 /** Runs the command; resolves to the process exit code. */
-export async function check(dir, { core = false, threads = 1 } = {}) {
+export async function check(dir, { core = false, threads = 1, memory64 = 'auto' } = {}) {
   await requireFolder(dir);
   const modelPath = join(dir, core ? 'model.core.pt2' : 'model.pt2');
   const casesPath = join(dir, core ? 'cases.core.json' : 'cases.json');
   const { cases } = await readCases(casesPath);
   let program;
   try {
-    program = await load(modelPath, { threads });
+    program = await load(modelPath, { threads, memory64 });
   } catch (error) {
     console.log(`cannot load ${modelPath}: ${formatError(error)}`);
     console.log(`0 passed, ${cases.length} failed`);

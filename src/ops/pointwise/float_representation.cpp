@@ -29,7 +29,10 @@ void frexp_op(OpCall& c) {
     int32_t* e = exponent.data<int32_t>();
     for (int64_t i = 0; i < src.numel(); ++i) {
       int power = 0;
-      m[i] = convert_element<T>(std::frexp(static_cast<opmath_t<T>>(in[i]), &power));
+      // In double for every dtype: exact (a double holds every narrower
+      // value, and a mantissa in [0.5, 1) keeps its bits), and it avoids
+      // frexpf, which clang 19's wasm64 link of Emscripten 3.1.69's libc lacks.
+      m[i] = convert_element<T>(std::frexp(static_cast<double>(in[i]), &power));
       e[i] = power;
     }
   });

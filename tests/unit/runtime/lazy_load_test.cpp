@@ -140,6 +140,34 @@ TEST_CASE("a float program from a copying source copies each weight once", "[laz
   }
 }
 
+TEST_CASE("weight progress counts the bytes of the weights a program reads, once each", "[lazy_load]") {
+  // mlp: every weight read; q_mobilenet_v2: the float originals are not
+  // read, so they are not counted either.
+  for (const auto& [dir, fixture] : {std::pair<std::string, std::string>{testing::fixtures_dir(), "mlp"},
+                                     {testing::int8_fixtures_dir(), "q_mobilenet_v2"}}) {
+    INFO(fixture);
+    Bytes bytes = file(dir, fixture);
+    std::vector<std::pair<uint64_t, uint64_t>> told;
+    LoadedProgram program(std::make_shared<CopyingSource>(bytes), fixture, "",
+                          [&](uint64_t done, uint64_t total) { told.emplace_back(done, total); });
+    const uint64_t kept = state_bytes(program);
+    REQUIRE(told.size() >= 2);
+    CHECK(told.front() == std::make_pair(uint64_t{0}, kept));
+    CHECK(told.back() == std::make_pair(kept, kept));
+    for (size_t k = 1; k < told.size(); ++k) {
+      CHECK(told[k].second == kept);
+      CHECK(told[k].first > told[k - 1].first);
+    }
+    // In steps of at least 1% (the last may be shorter).
+    for (size_t k = 1; k + 1 < told.size(); ++k) CHECK(told[k].first - told[k - 1].first >= kept / 100);
+  }
+  // A source that borrows copies no weight, so nothing is told.
+  bool called = false;
+  LoadedProgram borrowed(memory_source(file(testing::fixtures_dir(), "mlp")), "mlp", "",
+                         [&](uint64_t, uint64_t) { called = true; });
+  CHECK_FALSE(called);
+}
+
 TEST_CASE("a broken archive read from a copying source fails as it does from memory", "[lazy_load]") {
   Bytes whole = file(testing::fixtures_dir(), "mlp");
   for (size_t cut : {size_t{10}, whole->size() / 2, whole->size() - 30}) {
