@@ -67,6 +67,29 @@ bool mask_row_all_inf(const AttentionRowsArgs& a, int64_t i, int64_t keys, float
   return all_inf;
 }
 
+// scores[j] = sum_e qs[e] * (k[j, e] * k_factor) for j < keys, each key row
+// read in place: for a few query rows, transposing k costs more (a strided
+// store per element) than the products.
+void key_dots(const AttentionRowsArgs& a, const float* qs, int64_t keys, float* scores) {
+  const Vec4 factor = splat4(a.k_factor);
+  for (int64_t j = 0; j < keys; ++j) {
+    const float* kr = a.k + j * a.k_row;
+    Vec4 s0 = splat4(0.0f), s1 = s0;
+    int64_t e = 0;
+    for (; e + 8 <= a.E; e += 8) {
+      s0 += load4(qs + e) * (load4(kr + e) * factor);
+      s1 += load4(qs + e + 4) * (load4(kr + e + 4) * factor);
+    }
+    for (; e + 4 <= a.E; e += 4) s0 += load4(qs + e) * (load4(kr + e) * factor);
+    float sum = simd::sum4(s0 + s1);
+    for (; e < a.E; ++e) sum += qs[e] * (kr[e] * a.k_factor);
+    scores[j] = sum;
+  }
+}
+
+// Up to this many query rows read the keys in place (key_dots).
+constexpr int64_t kKeysInPlaceMaxRows = 2;
+
 }  // namespace
 
 int64_t attention_rows_scratch(int64_t S, int64_t E, int64_t Ev) {
@@ -79,7 +102,8 @@ void attention_rows_f32(const AttentionRowsArgs& a, float* scratch) {
   float* kt = scratch;     // [E, S]: k transposed, times k_factor
   float* qs = kt + E * S;  // [E]: the query row times q_factor
   float* scores = qs + E;  // [S]
-  for (int64_t j = 0; j < S; ++j) {
+  const bool keys_in_place = a.L <= kKeysInPlaceMaxRows;
+  for (int64_t j = 0; !keys_in_place && j < S; ++j) {
     const float* kr = a.k + j * a.k_row;
     for (int64_t e = 0; e < E; ++e) kt[e * S + j] = kr[e] * a.k_factor;
   }
@@ -87,7 +111,8 @@ void attention_rows_f32(const AttentionRowsArgs& a, float* scratch) {
     const float* qr = a.q + i * a.q_row;
     for (int64_t e = 0; e < E; ++e) qs[e] = qr[e] * a.q_factor;
     const int64_t keys = visible_keys(a, i);
-    combine_rows(qs, E, kt, S, keys, scores);
+    if (keys_in_place) key_dots(a, qs, keys, scores);
+    else combine_rows(qs, E, kt, S, keys, scores);
     float* out = a.out + i * a.out_row;
     if (keys == 0 || mask_row_all_inf(a, i, keys, scores)) {
       std::fill(out, out + a.Ev, 0.0f);

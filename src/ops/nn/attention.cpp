@@ -243,7 +243,9 @@ void apply_gqa(const OpCall& c, AttentionRequest& req) {
 
 // Shared by scaled_dot_product_attention and _scaled_dot_product_attention_math:
 // (query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa).
-AttentionRequest math_request(const OpCall& c, size_t scale_index, size_t gqa_index) {
+// `repeat_gqa_heads` false leaves grouped key/value heads as they are for
+// the caller to map (sdpa_op's row kernel reads them in place).
+AttentionRequest math_request(const OpCall& c, size_t scale_index, size_t gqa_index, bool repeat_gqa_heads = true) {
   AttentionRequest req;
   req.query = c.tensor(0);
   req.key = c.tensor(1);
@@ -256,8 +258,64 @@ AttentionRequest math_request(const OpCall& c, size_t scale_index, size_t gqa_in
   if (req.is_causal && req.mask.defined())
     fail(ErrorCode::BadInput, c.where(), "Explicit attn_mask should not be set when is_causal=True");
   req.scale = resolve_scale(req.query, c.optional_double(scale_index));
-  if (c.bool_arg(gqa_index)) apply_gqa(c, req);
+  if (repeat_gqa_heads && c.bool_arg(gqa_index)) apply_gqa(c, req);
   return req;
+}
+
+// ---- grouped heads read in place -------------------------------------------
+// With g query heads per key/value head, head h of the query reads head
+// h / g of the key and value. Seen as [..., Hk, g, L, E], the query is a view
+// of itself and the key a stride-0 view over g: the row kernel then maps the
+// heads with no copy of the key and value (a static cache's, in a decode step).
+
+// [..., H, L, E] seen as [..., H / g, g, L, E].
+Tensor split_heads(const Tensor& t, int64_t group) {
+  Shape sizes = t.sizes(), strides = t.strides();
+  const size_t h = sizes.size() - 3;
+  const int64_t heads = sizes[h], stride = strides[h];
+  sizes[h] = heads / group;
+  strides[h] = stride * group;
+  sizes.insert(sizes.begin() + static_cast<std::ptrdiff_t>(h) + 1, group);
+  strides.insert(strides.begin() + static_cast<std::ptrdiff_t>(h) + 1, stride);
+  return t.as_strided(sizes, strides, t.storage_offset());
+}
+
+// [..., Hk, S, E] seen as [..., Hk, g, S, E], each head repeated g times.
+Tensor repeat_heads_view(const Tensor& t, int64_t group) {
+  Tensor grouped = unsqueeze_view(t, t.dim() - 2);
+  Shape sizes = grouped.sizes();
+  sizes[sizes.size() - 3] = group;
+  return expand_view(grouped, sizes);
+}
+
+// [..., Hk, g, L, E] back to [..., Hk * g, L, E]: a view when the two head
+// dims are laid out as one (as split_heads and contiguous outputs are).
+Tensor merge_heads(const Tensor& t) {
+  Shape sizes = t.sizes(), strides = t.strides();
+  const size_t h = sizes.size() - 4;
+  if (sizes[h] > 1 && strides[h] != sizes[h + 1] * strides[h + 1]) return merge_heads(t.contiguous());
+  sizes[h] *= sizes[h + 1];
+  strides[h] = strides[h + 1];
+  sizes.erase(sizes.begin() + static_cast<std::ptrdiff_t>(h) + 1);
+  strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(h) + 1);
+  return t.as_strided(sizes, strides, t.storage_offset());
+}
+
+// A mask broadcastable to [..., Hq, L, S] as one broadcastable to [..., Hk, g, L, S].
+Tensor split_mask_heads(const Tensor& mask, int64_t q_heads, int64_t group) {
+  if (!mask.defined() || mask.dim() < 3) return mask;
+  if (mask.size(-3) == q_heads && q_heads > 1) return split_heads(mask, group);
+  return unsqueeze_view(mask, mask.dim() - 2);  // a head dim of 1 broadcasts over both
+}
+
+// The query heads per key/value head of an enable_gqa call (checked as
+// apply_gqa checks them), or 1 when key and value are not grouped alike.
+int64_t kv_head_group(const AttentionRequest& req) {
+  const Tensor& q = req.query;
+  if (q.dim() < 3 || req.key.dim() < 3 || req.value.dim() < 3) return 1;
+  const int64_t hq = q.size(-3), hk = req.key.size(-3), hv = req.value.size(-3);
+  if (hk != hv || hk == 0 || hq % hk != 0) return 1;
+  return hq / hk;
 }
 
 // ATen's is_non_overlapping_and_dense: the strides are a permutation of a
@@ -295,10 +353,13 @@ Tensor with_layout_of(const Tensor& values, const Tensor& like) {
 // depends on it: the flash kernel returns strides like the query's, the math
 // path a contiguous tensor, and later view() nodes in an exported graph may
 // rely on which one it was.
-bool takes_flash_path(const AttentionRequest& req) {
+// `group`: key and value heads stand for that many query heads each (as if
+// repeated, which is how the grouped call is decided).
+bool takes_flash_path(const AttentionRequest& req, int64_t group = 1) {
   const Tensor &q = req.query, &k = req.key, &v = req.value;
   if (q.dim() != 4 || k.dim() != 4 || v.dim() != 4) return false;
-  if (k.size(0) != q.size(0) || v.size(0) != q.size(0) || k.size(1) != q.size(1) || v.size(1) != q.size(1))
+  if (k.size(0) != q.size(0) || v.size(0) != q.size(0) || k.size(1) * group != q.size(1) ||
+      v.size(1) * group != q.size(1))
     return false;
   if (k.size(3) != q.size(3) || v.size(3) != q.size(3)) return false;
   if (q.size(2) == 0 || k.size(2) == 0) return false;
@@ -389,7 +450,22 @@ Tensor attend_rows(const AttentionRequest& req, bool like_query, const char* op)
 }
 
 void sdpa_op(OpCall& c) {
-  AttentionRequest req = math_request(c, 6, 7);
+  AttentionRequest req = math_request(c, 6, 7, false);
+  if (c.bool_arg(7)) {
+    const int64_t group = kv_head_group(req);
+    if (group > 1) {
+      AttentionRequest grouped = req;
+      grouped.query = split_heads(req.query, group);
+      grouped.key = repeat_heads_view(req.key, group);
+      grouped.value = repeat_heads_view(req.value, group);
+      grouped.mask = split_mask_heads(req.mask, req.query.size(-3), group);
+      if (fits_row_kernel(grouped)) {
+        c.push(merge_heads(attend_rows(grouped, takes_flash_path(req, group), c.where().c_str())));
+        return;
+      }
+    }
+    apply_gqa(c, req);
+  }
   if (fits_row_kernel(req)) {
     c.push(attend_rows(req, takes_flash_path(req), c.where().c_str()));
     return;

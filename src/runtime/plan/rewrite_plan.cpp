@@ -1,6 +1,7 @@
 #include "runtime/plan/rewrite_plan.h"
 
 #include "runtime/plan/fusion.h"
+#include "runtime/plan/grouped_attention_plan.h"
 #include "runtime/plan/quantized_fusion.h"
 #include "runtime/plan/torch_layout_plan.h"
 
@@ -17,6 +18,10 @@ void rewrite_plan(GraphPlan& plan, const std::set<std::string>& fixed_inputs, St
   {
     LoggedStepTimer step(log, "fuse convolution epilogues");
     fuse_convolution_epilogues(plan.nodes, plan.outputs, plan.num_slots());
+  }
+  {
+    LoggedStepTimer step(log, "read grouped key/value heads in place");
+    read_grouped_kv_in_place(plan);
   }
   {
     LoggedStepTimer step(log, "plan torch layouts");

@@ -1,7 +1,8 @@
 // The plan rewrites, in the order they run on a bound plan (before
 // liveness): PT2E int8 chains become quantized products
 // (runtime/plan/quantized_fusion.h), convolution epilogues fuse
-// (runtime/plan/fusion.h), and values later views depend on get torch's
+// (runtime/plan/fusion.h), grouped-query attention reads its key and value
+// heads in place (runtime/plan/grouped_attention_plan.h), and values later views depend on get torch's
 // layouts (runtime/plan/torch_layout_plan.h). Each is one named step.
 //
 // Ownership: rewrites `plan` in place. Errors: none (what a rewrite cannot

@@ -67,6 +67,15 @@ TEST_CASE("attention_rows_f32 matches the reference on every tail", "[kernels][a
       for (int64_t Ev : {1, 5, 8, 16, 19}) check({3, S, E, Ev});
 }
 
+TEST_CASE("attention_rows_f32 with one or two query rows reads the keys in place", "[kernels][attention]") {
+  for (int64_t L : {1, 2})
+    for (int64_t S : {1, 5, 17, 128})
+      for (int64_t E : {1, 4, 7, 8, 12, 64}) check({L, S, E, 8});
+  check({1, 40, 16, 16, false, 1});
+  check({2, 9, 8, 8, true});
+  check({1, 30, 9, 5, false, 2, -0.25f});
+}
+
 TEST_CASE("attention_rows_f32 applies causal triangles, masks and the scale sign", "[kernels][attention]") {
   check({6, 6, 8, 8, true});
   check({9, 5, 4, 8, true});  // more queries than keys

@@ -49,7 +49,7 @@ TEST_CASE("the prepare pipeline runs its steps in order and says what changed", 
   const std::vector<std::string> expected = {
       "verify", "lower vmap regions", "find written buffers", "copy the program for the graph passes",
       "fold batch norms", "pack pointwise weights", "bind nodes to kernels", "fuse int8 chains",
-      "fuse convolution epilogues", "plan torch layouts", "liveness"};
+      "fuse convolution epilogues", "read grouped key/value heads in place", "plan torch layouts", "liveness"};
   CHECK(step_names(prepared->steps) == expected);
   CHECK(find_step(prepared->steps, "fold batch norms")->detail == "changed the program");
   CHECK(find_step(prepared->steps, "lower vmap regions")->detail.empty());
