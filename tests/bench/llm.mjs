@@ -78,7 +78,7 @@ export async function measureDecode(file, threads, tokens) {
       weightGBps: parameterBytes / perToken / 1e6,
       parameterBytes,
       peakResidentBytes: peakResidentBytes(),
-      wasmBytes: (await heapStats({ threads })).heapSize,
+      wasmBytes: (await heapStats(program.memory64 ? { memory64: true } : { threads })).heapSize,
       tokens: stamps.length,
     };
   } finally {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "kernels/parallel/thread_pool.h"
 #include "kernels/vec4.h"
@@ -40,25 +41,45 @@ inline Vec4 float16_to_f32(U32x4 h) {
   return value;
 }
 
-// Eight 16-bit weights as two float32 vectors (elements 0-3 and 4-7).
+// Eight 16-bit weights as two float32 vectors: the even elements (0, 2, 4,
+// 6) and the odd ones. Read as four 32-bit lanes, each lane holds an even
+// element in its low half and an odd one in its high half, so one shift or
+// mask per vector widens them (a bfloat16 is the high half of its float32),
+// with no shuffle; the activations are put in the same order once per call
+// (even_odd_rows).
 template <HalfKind kind>
-inline void widen8(const uint16_t* p, Vec4& lo, Vec4& hi) {
-  const U16x8 v = load8(p), zero = {};
+inline void widen8(const uint16_t* p, Vec4& even, Vec4& odd) {
+  const U16x8 v = load8(p);
+  U32x4 u;
+  std::memcpy(&u, &v, sizeof u);
   if constexpr (kind == HalfKind::BFloat16) {
-    // A bfloat16 is the high half of its float32: interleave with zeros.
-    const U16x8 l = __builtin_shufflevector(zero, v, 0, 8, 1, 9, 2, 10, 3, 11);
-    const U16x8 h = __builtin_shufflevector(zero, v, 4, 12, 5, 13, 6, 14, 7, 15);
-    std::memcpy(&lo, &l, sizeof lo);
-    std::memcpy(&hi, &h, sizeof hi);
+    const U32x4 e = u << 16, o = u & 0xffff0000u;
+    std::memcpy(&even, &e, sizeof even);
+    std::memcpy(&odd, &o, sizeof odd);
   } else {
-    const U16x8 l = __builtin_shufflevector(v, zero, 0, 8, 1, 9, 2, 10, 3, 11);
-    const U16x8 h = __builtin_shufflevector(v, zero, 4, 12, 5, 13, 6, 14, 7, 15);
-    U32x4 l32, h32;
-    std::memcpy(&l32, &l, sizeof l32);
-    std::memcpy(&h32, &h, sizeof h32);
-    lo = float16_to_f32(l32);
-    hi = float16_to_f32(h32);
+    even = float16_to_f32(u & 0xffffu);
+    odd = float16_to_f32(u >> 16);
   }
+}
+
+// Rows of A with each full block of eight elements reordered as widen8
+// leaves the weights, [x0 x2 x4 x6 x1 x3 x5 x7] (the tail keeps its order),
+// in `buffer`; returns `out`, the rows' starts.
+const float* const* even_odd_rows(int rows, int64_t K, const float* const* a, std::vector<float>& buffer,
+                                  const float** out) {
+  buffer.resize(static_cast<size_t>(rows * K));
+  for (int r = 0; r < rows; ++r) {
+    float* row = buffer.data() + r * K;
+    int64_t k = 0;
+    for (; k + 8 <= K; k += 8)
+      for (int e = 0; e < 4; ++e) {
+        row[k + e] = a[r][k + 2 * e];
+        row[k + 4 + e] = a[r][k + 2 * e + 1];
+      }
+    for (; k < K; ++k) row[k] = a[r][k];
+    out[r] = row;
+  }
+  return out;
 }
 
 template <HalfKind kind>
@@ -137,8 +158,11 @@ void columns(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
              int64_t ldc, const float* bias) {
   for (int64_t i0 = 0; i0 < M; i0 += kMaxRows) {
     const int rows = static_cast<int>(std::min<int64_t>(kMaxRows, M - i0));
-    const float* a[kMaxRows] = {};
-    for (int r = 0; r < rows; ++r) a[r] = A + (i0 + r) * lda;
+    const float* given[kMaxRows] = {};
+    for (int r = 0; r < rows; ++r) given[r] = A + (i0 + r) * lda;
+    thread_local std::vector<float> reordered;
+    const float* a_rows[kMaxRows] = {};
+    const float* const* a = even_odd_rows(rows, K, given, reordered, a_rows);
     float* c = C + i0 * ldc;
     switch (rows) {
       case 1: rows_by_columns<kind, 1>(N, K, a, w, ldw, c, ldc, bias); break;

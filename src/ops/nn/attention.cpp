@@ -449,27 +449,47 @@ Tensor attend_rows(const AttentionRequest& req, bool like_query, const char* op)
   return out;
 }
 
+// The attention through the row kernel when its sizes suit it, else
+// undefined. 16-bit inputs are widened to float32 (small next to the
+// products) and the output rounded back once, as the general path does;
+// grouped heads (`gqa`) are read in place. The output has the layout the
+// call's path in eager torch gives it (takes_flash_path).
+Tensor attend_rows_if_small(const AttentionRequest& req, bool gqa, const char* op) {
+  const DType dtype = req.query.dtype();
+  const bool narrow = dtype == DType::Float16 || dtype == DType::BFloat16;
+  AttentionRequest r = req;
+  if (narrow) {
+    r.query = req.query.to(DType::Float32);
+    r.key = req.key.to(DType::Float32);
+    r.value = req.value.to(DType::Float32);
+  }
+  int64_t group = 1;
+  if (gqa && r.query.dim() >= 3 && r.key.dim() >= 3 && r.value.dim() >= 3 &&
+      (r.key.size(-3) != r.query.size(-3) || r.value.size(-3) != r.query.size(-3))) {
+    group = kv_head_group(r);
+    if (group == 1) return Tensor();  // key and value grouped differently: repeated by apply_gqa
+    r.query = split_heads(r.query, group);
+    r.key = repeat_heads_view(r.key, group);
+    r.value = repeat_heads_view(r.value, group);
+    r.mask = split_mask_heads(r.mask, req.query.size(-3), group);
+  }
+  if (!fits_row_kernel(r)) return Tensor();
+  const bool like_query = takes_flash_path(req, group);
+  Tensor out = attend_rows(r, like_query && !narrow, op);
+  if (group > 1) out = merge_heads(out);
+  if (!narrow) return out;
+  out = out.to(dtype);
+  return like_query ? with_layout_of(out, req.query) : out;
+}
+
 void sdpa_op(OpCall& c) {
   AttentionRequest req = math_request(c, 6, 7, false);
-  if (c.bool_arg(7)) {
-    const int64_t group = kv_head_group(req);
-    if (group > 1) {
-      AttentionRequest grouped = req;
-      grouped.query = split_heads(req.query, group);
-      grouped.key = repeat_heads_view(req.key, group);
-      grouped.value = repeat_heads_view(req.value, group);
-      grouped.mask = split_mask_heads(req.mask, req.query.size(-3), group);
-      if (fits_row_kernel(grouped)) {
-        c.push(merge_heads(attend_rows(grouped, takes_flash_path(req, group), c.where().c_str())));
-        return;
-      }
-    }
-    apply_gqa(c, req);
-  }
-  if (fits_row_kernel(req)) {
-    c.push(attend_rows(req, takes_flash_path(req), c.where().c_str()));
+  const bool gqa = c.bool_arg(7);
+  if (Tensor out = attend_rows_if_small(req, gqa, c.where().c_str()); out.defined()) {
+    c.push(out);
     return;
   }
+  if (gqa) apply_gqa(c, req);
   Tensor out = attend(req, c.where().c_str()).output;
   c.push(takes_flash_path(req) ? with_layout_of(out, req.query) : out);
 }
