@@ -168,7 +168,11 @@ test('browser: a Vite production build runs in headless chromium, on one thread 
   const timings = /^\S*\[PLUGIN_TIMINGS\][\s\S]*?for more details\.\n?/m;
   assert.equal(`${build.stdout}${build.stderr}`.replace(timings, '').trim(), '', 'the build should give no warnings');
   const assets = readdirSync(join(project, 'dist', 'assets'));
-  const single = assets.filter((f) => /^pt2web-[\w-]+\.wasm$/.test(f) && !f.startsWith('pt2web-threads'));
+  const single = assets.filter((f) => /^pt2web-[\w-]+\.wasm$/.test(f) && !f.startsWith('pt2web-threads') &&
+    !f.startsWith('pt2web-memory64'));
+  // The Memory64 glue is a chunk of its own (imported only when a program needs it) and its .wasm an asset.
+  const memory64 = [/^pt2web-memory64-[\w-]+\.js$/, /^pt2web-memory64-[\w-]+\.wasm$/].map((pattern) => assets.find((f) => pattern.test(f)));
+  assert.ok(memory64.every(Boolean), `Vite should emit the Memory64 build's chunk and .wasm (assets: ${assets.join(', ')})`);
   // The threaded glue and wasm; Vite inlines the small worker script as a data: URL.
   const threaded = [/^pt2web-threads-[\w-]+\.mjs$/, /^pt2web-threads-[\w-]+\.wasm$/].map((pattern) => assets.find((f) => pattern.test(f)));
   assert.equal(single.length, 1, `Vite should copy pt2web.wasm into dist/assets once (assets: ${assets.join(', ')})`);
@@ -245,11 +249,11 @@ test('browser: cache: true keeps the model in the Cache API across a reload, rev
     const first = await runPage(context, '?cache=1', { server });
     assert.deepEqual(modelFetches(), [200]);
     // The model download and the wasm fetch run side by side, so either may
-    // report first; preparing and ready come after both.
-    const early = first.result.stages.slice(0, -2);
+    // report first; preparing, the weights and ready come after both.
+    const early = first.result.stages.slice(0, -3);
     assert.ok(early.includes('download'), `stages ${first.result.stages}`);
     assert.ok(early.every((s) => s === 'download' || s === 'wasm'), `stages ${first.result.stages}`);
-    assert.deepEqual(first.result.stages.slice(-2), ['prepare', 'ready']);
+    assert.deepEqual(first.result.stages.slice(-3), ['prepare', 'weights', 'ready']);
     const [entry] = first.result.cached;
     assert.equal(entry.url, `${server.url}digits/model.pt2`);
     assert.match(entry.etag, /^"[0-9a-f]{40}"$/);
