@@ -13,20 +13,13 @@
 // next call retries.
 
 import { requireFeatures } from './features.js';
-import { fetchAndInstantiate, instantiate } from './module.js';
-import { BadFileError } from './errors.js';
-import { displayName, isLocalFile, readLocalFile } from './platform.js';
+import { fromUrl, wasmError } from './module.js';
 
 const WASM_URL = new URL('../dist/pt2web-memory64.wasm', import.meta.url);
 
 let pending = null;
 
-function moduleError(where, cause) {
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  const error = new BadFileError(`cannot load pt2web's Memory64 WebAssembly binary from ${where}: ${reason}`);
-  error.cause = cause;
-  return error;
-}
+const moduleError = (where, cause) => wasmError(where, cause, "pt2web's Memory64 WebAssembly binary");
 
 async function start() {
   let factory;
@@ -35,18 +28,7 @@ async function start() {
   } catch (cause) {
     throw moduleError('dist/pt2web-memory64.mjs', cause);
   }
-  if (isLocalFile(WASM_URL)) {
-    let wasmBinary;
-    try {
-      wasmBinary = await readLocalFile(WASM_URL);
-    } catch (cause) {
-      throw moduleError(displayName(WASM_URL), cause);
-    }
-    return instantiate(displayName(WASM_URL), { wasmBinary }, factory);
-  }
-  return instantiate(WASM_URL.href, {
-    obtainInstance: async (imports) => (await fetchAndInstantiate(WASM_URL, imports, moduleError)).instance,
-  }, factory);
+  return fromUrl(WASM_URL, factory, moduleError);
 }
 
 /**

@@ -31,9 +31,10 @@ const DEFAULT_WASM_URL = new URL('../dist/pt2web.wasm', import.meta.url);
 const byUrl = new Map();  // href -> Promise<module>
 const byObject = new WeakMap();  // ArrayBuffer | typed array | WebAssembly.Module -> Promise<module>
 
-function wasmError(where, cause) {
+/** The BadFileError of a binary (`what`) that cannot be loaded from `where`. */
+export function wasmError(where, cause, what = "pt2web's WebAssembly binary") {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  const error = new BadFileError(`cannot load pt2web's WebAssembly binary from ${where}: ${reason}`);
+  const error = new BadFileError(`cannot load ${what} from ${where}: ${reason}`);
   error.cause = cause;
   return error;
 }
@@ -43,7 +44,7 @@ function wasmError(where, cause) {
  * `obtainInstance(imports)` resolving to a WebAssembly.Instance. Rejects
  * (rather than hanging, as the glue would) when instantiation fails.
  */
-export function instantiate(where, { wasmBinary, obtainInstance }, factory = createPt2webModule) {
+function instantiate(where, { wasmBinary, obtainInstance }, factory = createPt2webModule) {
   return new Promise((resolve, reject) => {
     const fail = (cause) => reject(cause instanceof BadFileError ? cause : wasmError(where, cause));
     const settings = { printErr: () => {} };
@@ -77,21 +78,25 @@ export async function fetchAndInstantiate(url, imports, makeError) {
   return WebAssembly.instantiate(await response.arrayBuffer(), imports);
 }
 
-async function fetchInstance(url, imports) {
-  return (await fetchAndInstantiate(url, imports, wasmError)).instance;
-}
-
-async function fromUrl(url) {
+/**
+ * Instantiates the .wasm at `url` through a glue's factory (default: this
+ * build's): read from disk for a local file, else fetched (compiling while it
+ * downloads where it can). A file that cannot be read or fetched rejects
+ * with makeError(where, cause).
+ */
+export async function fromUrl(url, factory = createPt2webModule, makeError = wasmError) {
   if (isLocalFile(url)) {
     let wasmBinary;
     try {
       wasmBinary = await readLocalFile(url);
     } catch (cause) {
-      throw wasmError(displayName(url), cause);
+      throw makeError(displayName(url), cause);
     }
-    return instantiate(displayName(url), { wasmBinary });
+    return instantiate(displayName(url), { wasmBinary }, factory);
   }
-  return instantiate(url.href, { obtainInstance: (imports) => fetchInstance(url, imports) });
+  return instantiate(url.href, {
+    obtainInstance: async (imports) => (await fetchAndInstantiate(url, imports, makeError)).instance,
+  }, factory);
 }
 
 function fromCompiled(compiled) {

@@ -61,9 +61,10 @@ export function moduleChoice(options, byteLength) {
   const asked = threadsOption(options);
   const memory64 = memory64Option(options);
   const large = byteLength !== undefined && byteLength > AUTO_MEMORY64_BYTES;
-  if (memory64 === true || (memory64 === 'auto' && large && !missingFeatureReason(BUILD_FEATURES.memory64))) {
+  const wanted = memory64 === true || (memory64 === 'auto' && large);
+  const missing = wanted ? missingFeatureReason(BUILD_FEATURES.memory64) : null;
+  if (wanted && (memory64 === true || !missing)) {
     if (memory64 === true) {
-      const missing = missingFeatureReason(BUILD_FEATURES.memory64);
       if (missing) throw new UnsupportedError(`options.memory64 is true, but ${missing}`);
       if (asked > 1) {
         throw new UnsupportedError(

@@ -104,35 +104,32 @@ void settle_state(ExportedProgram& ep, Deferral* deferral) {
   if (deferral == nullptr || deferral->storages.empty()) return;
   std::map<const Storage*, const UnreadStorage*> unread;
   for (const UnreadStorage& u : deferral->storages) unread[u.placeholder.get()] = &u;
-  // The storages the signature's parameters and buffers read, first counted
-  // (for progress), then copied.
-  std::map<const Storage*, const UnreadStorage*> wanted;
+  // The tensors the signature's parameters and buffers read, and the
+  // storages behind them: counted first (for progress), then copied.
+  std::vector<std::pair<Tensor*, const UnreadStorage*>> reads;
+  std::set<const UnreadStorage*> read_storages;
   for (const auto& spec : ep.signature.input_specs) {
     if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer) continue;
     auto it = ep.state_dict.find(spec.target);
     if (it == ep.state_dict.end()) continue;
     auto u = unread.find(it->second.storage().get());
-    if (u != unread.end()) wanted.emplace(u->first, u->second);
+    if (u == unread.end()) continue;
+    reads.emplace_back(&it->second, u->second);
+    read_storages.insert(u->second);
   }
   uint64_t total = 0;
-  for (const auto& [placeholder, u] : wanted) total += u->nbytes;
+  for (const UnreadStorage* u : read_storages) total += u->nbytes;
   ProgressSteps steps(deferral->progress, total);
   std::map<const Storage*, std::shared_ptr<Storage>> fetched;
   auto rebuild = [&](Tensor& t, const UnreadStorage& u) {
     std::shared_ptr<Storage>& storage = fetched[u.placeholder.get()];
     if (!storage) {
       storage = copy_record(*u.source, u.offset, u.nbytes);
-      if (wanted.count(u.placeholder.get()) != 0) steps.add(u.nbytes);
+      steps.add(u.nbytes);
     }
     t = Tensor(storage, t.dtype(), t.sizes(), t.strides(), t.storage_offset());
   };
-  for (const auto& spec : ep.signature.input_specs) {
-    if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer) continue;
-    auto it = ep.state_dict.find(spec.target);
-    if (it == ep.state_dict.end()) continue;
-    auto u = unread.find(it->second.storage().get());
-    if (u != unread.end()) rebuild(it->second, *u->second);
-  }
+  for (const auto& [tensor, u] : reads) rebuild(*tensor, *u);
   UnreadState& out = *deferral->out;
   out.order = ep.state_dict_order;
   for (auto it = ep.state_dict.begin(); it != ep.state_dict.end();) {

@@ -5,8 +5,7 @@
 // its result (a matrix-vector product of ones: every element is exactly K),
 // and the MLP fixture, loaded last, must match torch's outputs
 // (cases.json), inputs and outputs crossing into and out of memory there.
-// The ballast programs are written here with the benchmark's .pt2 writer
-// (tests/bench/kernels/pt2_writer.mjs: one aten.mv node).
+// The ballast programs come from ballast.mjs (one aten.mv node).
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -14,30 +13,17 @@ import { test } from 'node:test';
 
 import { decodeCall, decodeValue, readCases } from '../../npm/src/cli/cases.js';
 import { heapStats, load } from '../../npm/src/index.js';
-import { arg, writeSingleNodePt2 } from '../bench/kernels/pt2_writer.mjs';
+import { BALLAST_K, BALLAST_ROWS, ballastProgram } from './ballast.mjs';
 import { FIXTURES } from './helpers.mjs';
 
-const K = 4096;
-const ROWS = 37_500; // 37,500 x 4,096 float32: 614 MB of weights per program
+const K = BALLAST_K;
+const ROWS = BALLAST_ROWS; // 37,500 x 4,096 float32: 614 MB of weights per program
 const PAST = 2.5 * 2 ** 30;
-
-function ballast() {
-  return writeSingleNodePt2({
-    target: 'torch.ops.aten.mv.default',
-    input: { name: 'x', shape: [K] },
-    parameters: [{ fqn: 'weight', placeholder: 'p_weight', shape: [ROWS, K], data: new Float32Array(ROWS * K).fill(1) }],
-    nodeInputs: [
-      { name: 'self', arg: arg.tensor('p_weight') },
-      { name: 'vec', arg: arg.tensor('x') },
-    ],
-    output: { name: 'y', shape: [ROWS] },
-  });
-}
 
 test('programs run with their memory past 2.5 GiB of wasm heap', async () => {
   const loaded = [];
   try {
-    const bytes = ballast();
+    const bytes = ballastProgram();
     while ((await heapStats()).heapSize < PAST) {
       assert.ok(loaded.length < 8, `the heap stayed under 2.5 GiB after ${loaded.length} programs`);
       loaded.push(await load(bytes, { label: `ballast ${loaded.length}` }));

@@ -19,7 +19,7 @@ import { check, runCase } from '../../npm/src/cli/check.js';
 import { readCases } from '../../npm/src/cli/cases.js';
 import { heapStats, load, wasmFeatures } from '../../npm/src/index.js';
 import { AUTO_MEMORY64_BYTES, moduleChoice } from '../../npm/src/module_choice.js';
-import { arg, writeSingleNodePt2 } from '../bench/kernels/pt2_writer.mjs';
+import { BALLAST_K, BALLAST_ROWS, ballastProgram } from './ballast.mjs';
 import { FIXTURES, fixtureNames } from './helpers.mjs';
 
 const HAS_MEMORY64 = wasmFeatures().memory64;
@@ -92,22 +92,13 @@ test('memory64: the CLI check of a fixture passes in the Memory64 build', { skip
   assert.equal(status, 0, lines.join('\n'));
 });
 
-// 37,500 x 4,096 float32 weights (614 MB) per program, as in big_heap.test.mjs.
-const K = 4096;
-const ROWS = 37_500;
+// Ballast programs of 614 MB of weights each (ballast.mjs), as in big_heap.test.mjs.
+const K = BALLAST_K;
+const ROWS = BALLAST_ROWS;
 const PAST = 4.5 * 2 ** 30;
 
 test('memory64: programs run with the heap past 4.5 GiB', { skip }, async () => {
-  const bytes = writeSingleNodePt2({
-    target: 'torch.ops.aten.mv.default',
-    input: { name: 'x', shape: [K] },
-    parameters: [{ fqn: 'weight', placeholder: 'p_weight', shape: [ROWS, K], data: new Float32Array(ROWS * K).fill(1) }],
-    nodeInputs: [
-      { name: 'self', arg: arg.tensor('p_weight') },
-      { name: 'vec', arg: arg.tensor('x') },
-    ],
-    output: { name: 'y', shape: [ROWS] },
-  });
+  const bytes = ballastProgram();
   const loaded = [];
   try {
     while ((await heapStats({ memory64: true })).heapSize < PAST) {

@@ -64,9 +64,8 @@ inline void widen8(const uint16_t* p, Vec4& even, Vec4& odd) {
 
 // Rows of A with each full block of eight elements reordered as widen8
 // leaves the weights, [x0 x2 x4 x6 x1 x3 x5 x7] (the tail keeps its order),
-// in `buffer`; returns `out`, the rows' starts.
-const float* const* even_odd_rows(int rows, int64_t K, const float* const* a, std::vector<float>& buffer,
-                                  const float** out) {
+// written to `buffer`; out[r] is where row r starts there.
+void even_odd_rows(int rows, int64_t K, const float* const* a, std::vector<float>& buffer, const float** out) {
   buffer.resize(static_cast<size_t>(rows * K));
   for (int r = 0; r < rows; ++r) {
     float* row = buffer.data() + r * K;
@@ -79,7 +78,6 @@ const float* const* even_odd_rows(int rows, int64_t K, const float* const* a, st
     for (; k < K; ++k) row[k] = a[r][k];
     out[r] = row;
   }
-  return out;
 }
 
 template <HalfKind kind>
@@ -161,8 +159,8 @@ void columns(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const
     const float* given[kMaxRows] = {};
     for (int r = 0; r < rows; ++r) given[r] = A + (i0 + r) * lda;
     thread_local std::vector<float> reordered;
-    const float* a_rows[kMaxRows] = {};
-    const float* const* a = even_odd_rows(rows, K, given, reordered, a_rows);
+    const float* a[kMaxRows] = {};
+    even_odd_rows(rows, K, given, reordered, a);
     float* c = C + i0 * ldc;
     switch (rows) {
       case 1: rows_by_columns<kind, 1>(N, K, a, w, ldw, c, ldc, bias); break;

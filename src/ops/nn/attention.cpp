@@ -214,54 +214,6 @@ double resolve_scale(const Tensor& query, std::optional<double> scale) {
   return scale ? *scale : 1.0 / std::sqrt(static_cast<double>(query.size(-1)));
 }
 
-// Grouped-query attention: key/value heads (dim -3) are repeated so each
-// group of query heads sees its own copy (repeat_interleave, as ATen does).
-Tensor repeat_heads(const Tensor& t, int64_t repeats) {
-  if (repeats == 1) return t;
-  Shape sizes = t.sizes();
-  const size_t h = sizes.size() - 3;
-  Tensor grouped = unsqueeze_view(t, static_cast<int64_t>(h) + 1);
-  Shape expanded = grouped.sizes();
-  expanded[h + 1] = repeats;
-  Tensor copy = expand_view(grouped, expanded).contiguous();
-  sizes[h] *= repeats;
-  return copy.as_strided(sizes, contiguous_strides(sizes), copy.storage_offset());
-}
-
-void apply_gqa(const OpCall& c, AttentionRequest& req) {
-  const Tensor& q = req.query;
-  if (q.dim() < 3 || req.key.dim() < 3 || req.value.dim() < 3)
-    fail(ErrorCode::BadInput, c.where(), "enable_gqa needs query, key and value with a head dimension (dim -3)");
-  const int64_t hq = q.size(-3), hk = req.key.size(-3), hv = req.value.size(-3);
-  if (hq == hk && hk == hv) return;
-  if (hk == 0 || hv == 0 || hq % hk != 0 || hq % hv != 0)
-    fail(ErrorCode::BadInput, c.where(), "Number of heads in key and value must divide the number of heads in query (",
-         hq, " query heads, ", hk, " key heads, ", hv, " value heads)");
-  req.key = repeat_heads(req.key, hq / hk);
-  req.value = repeat_heads(req.value, hq / hv);
-}
-
-// Shared by scaled_dot_product_attention and _scaled_dot_product_attention_math:
-// (query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa).
-// `repeat_gqa_heads` false leaves grouped key/value heads as they are for
-// the caller to map (sdpa_op's row kernel reads them in place).
-AttentionRequest math_request(const OpCall& c, size_t scale_index, size_t gqa_index, bool repeat_gqa_heads = true) {
-  AttentionRequest req;
-  req.query = c.tensor(0);
-  req.key = c.tensor(1);
-  req.value = c.tensor(2);
-  req.mask = c.optional_tensor(3);
-  req.is_causal = c.bool_arg(5);
-  check_qkv(c, req.query, req.key, req.value);
-  check_mask_dtype(c, req.mask, req.query.dtype());
-  check_no_dropout(c, c.double_arg(4));
-  if (req.is_causal && req.mask.defined())
-    fail(ErrorCode::BadInput, c.where(), "Explicit attn_mask should not be set when is_causal=True");
-  req.scale = resolve_scale(req.query, c.optional_double(scale_index));
-  if (repeat_gqa_heads && c.bool_arg(gqa_index)) apply_gqa(c, req);
-  return req;
-}
-
 // ---- grouped heads read in place -------------------------------------------
 // With g query heads per key/value head, head h of the query reads head
 // h / g of the key and value. Seen as [..., Hk, g, L, E], the query is a view
@@ -299,6 +251,47 @@ Tensor merge_heads(const Tensor& t) {
   sizes.erase(sizes.begin() + static_cast<std::ptrdiff_t>(h) + 1);
   strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(h) + 1);
   return t.as_strided(sizes, strides, t.storage_offset());
+}
+
+// Grouped-query attention: key/value heads (dim -3) are repeated so each
+// group of query heads sees its own copy (repeat_interleave, as ATen does).
+Tensor repeat_heads(const Tensor& t, int64_t repeats) {
+  if (repeats == 1) return t;
+  return merge_heads(repeat_heads_view(t, repeats).contiguous());
+}
+
+void apply_gqa(const OpCall& c, AttentionRequest& req) {
+  const Tensor& q = req.query;
+  if (q.dim() < 3 || req.key.dim() < 3 || req.value.dim() < 3)
+    fail(ErrorCode::BadInput, c.where(), "enable_gqa needs query, key and value with a head dimension (dim -3)");
+  const int64_t hq = q.size(-3), hk = req.key.size(-3), hv = req.value.size(-3);
+  if (hq == hk && hk == hv) return;
+  if (hk == 0 || hv == 0 || hq % hk != 0 || hq % hv != 0)
+    fail(ErrorCode::BadInput, c.where(), "Number of heads in key and value must divide the number of heads in query (",
+         hq, " query heads, ", hk, " key heads, ", hv, " value heads)");
+  req.key = repeat_heads(req.key, hq / hk);
+  req.value = repeat_heads(req.value, hq / hv);
+}
+
+// Shared by scaled_dot_product_attention and _scaled_dot_product_attention_math:
+// (query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa).
+// `repeat_gqa_heads` false leaves grouped key/value heads as they are for
+// the caller to map (sdpa_op's row kernel reads them in place).
+AttentionRequest math_request(const OpCall& c, size_t scale_index, size_t gqa_index, bool repeat_gqa_heads = true) {
+  AttentionRequest req;
+  req.query = c.tensor(0);
+  req.key = c.tensor(1);
+  req.value = c.tensor(2);
+  req.mask = c.optional_tensor(3);
+  req.is_causal = c.bool_arg(5);
+  check_qkv(c, req.query, req.key, req.value);
+  check_mask_dtype(c, req.mask, req.query.dtype());
+  check_no_dropout(c, c.double_arg(4));
+  if (req.is_causal && req.mask.defined())
+    fail(ErrorCode::BadInput, c.where(), "Explicit attn_mask should not be set when is_causal=True");
+  req.scale = resolve_scale(req.query, c.optional_double(scale_index));
+  if (repeat_gqa_heads && c.bool_arg(gqa_index)) apply_gqa(c, req);
+  return req;
 }
 
 // A mask broadcastable to [..., Hq, L, S] as one broadcastable to [..., Hk, g, L, S].
@@ -386,11 +379,13 @@ Shape batch_strides(const Tensor& t) { return Shape(t.strides().begin(), t.strid
 
 // float32 q, k, v with one batch shape, contiguous rows in q and v, no empty
 // dims, and a head small enough for the row kernel.
-bool fits_row_kernel(const AttentionRequest& req) {
+// `widened`: q, k and v are still to be widened to float32, which makes them
+// contiguous, so neither their dtype nor their strides count yet.
+bool fits_row_kernel(const AttentionRequest& req, bool widened = false) {
   const Tensor &q = req.query, &k = req.key, &v = req.value;
-  if (q.dtype() != DType::Float32) return false;
+  if (!widened && q.dtype() != DType::Float32) return false;
   if (batch_dims(q) != batch_dims(k) || batch_dims(q) != batch_dims(v)) return false;
-  if (q.strides().back() != 1 || v.strides().back() != 1) return false;
+  if (!widened && (q.strides().back() != 1 || v.strides().back() != 1)) return false;
   if (q.numel() == 0 || k.numel() == 0 || v.numel() == 0) return false;
   const int64_t L = q.size(-2), S = k.size(-2), E = q.size(-1);
   return L <= kRowKernelMaxRows || L * S * E <= kRowKernelMaxWork;
@@ -457,25 +452,33 @@ Tensor attend_rows(const AttentionRequest& req, bool like_query, const char* op)
 Tensor attend_rows_if_small(const AttentionRequest& req, bool gqa, const char* op) {
   const DType dtype = req.query.dtype();
   const bool narrow = dtype == DType::Float16 || dtype == DType::BFloat16;
-  AttentionRequest r = req;
-  if (narrow) {
-    r.query = req.query.to(DType::Float32);
-    r.key = req.key.to(DType::Float32);
-    r.value = req.value.to(DType::Float32);
-  }
+  if (dtype != DType::Float32 && !narrow) return Tensor();
   int64_t group = 1;
-  if (gqa && r.query.dim() >= 3 && r.key.dim() >= 3 && r.value.dim() >= 3 &&
-      (r.key.size(-3) != r.query.size(-3) || r.value.size(-3) != r.query.size(-3))) {
-    group = kv_head_group(r);
+  if (gqa && req.query.dim() >= 3 && req.key.dim() >= 3 && req.value.dim() >= 3 &&
+      (req.key.size(-3) != req.query.size(-3) || req.value.size(-3) != req.query.size(-3))) {
+    group = kv_head_group(req);
     if (group == 1) return Tensor();  // key and value grouped differently: repeated by apply_gqa
+  }
+  // The grouped heads as views: [..., Hk, g, L, E] queries over stride-0 keys and values.
+  auto grouped = [&](AttentionRequest r) {
+    if (group == 1) return r;
     r.query = split_heads(r.query, group);
     r.key = repeat_heads_view(r.key, group);
     r.value = repeat_heads_view(r.value, group);
     r.mask = split_mask_heads(r.mask, req.query.size(-3), group);
+    return r;
+  };
+  // Sizes are checked before anything is widened, so a call the row kernel
+  // does not take widens nothing here.
+  if (!fits_row_kernel(grouped(req), narrow)) return Tensor();
+  AttentionRequest wide = req;
+  if (narrow) {
+    wide.query = req.query.to(DType::Float32);
+    wide.key = req.key.to(DType::Float32);
+    wide.value = req.value.to(DType::Float32);
   }
-  if (!fits_row_kernel(r)) return Tensor();
   const bool like_query = takes_flash_path(req, group);
-  Tensor out = attend_rows(r, like_query && !narrow, op);
+  Tensor out = attend_rows(grouped(wide), like_query && !narrow, op);
   if (group > 1) out = merge_heads(out);
   if (!narrow) return out;
   out = out.to(dtype);

@@ -11,21 +11,13 @@
 #include <vector>
 
 #include "kernels/gemm/gemm.h"
+#include "kernels/wave.h"
 
 using namespace pt2web;
 
 namespace {
 
-// Deterministic values in [-1, 1).
-std::vector<float> pseudo_random(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  uint32_t s = seed * 2654435761u + 1;
-  for (auto& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<float>(s >> 8) / static_cast<float>(1u << 24) * 2.0f - 1.0f;
-  }
-  return v;
-}
+using test::pseudo_random;
 
 enum class Layout { RowMajor, Transposed, Strided };
 
